@@ -1,0 +1,22 @@
+# servebench_module(NAME SOURCES... DEPS ...) — one static library per module.
+function(servebench_module name)
+  cmake_parse_arguments(M "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(servebench_${name} STATIC ${M_SOURCES})
+  target_include_directories(servebench_${name} PUBLIC ${CMAKE_SOURCE_DIR}/src)
+  target_link_libraries(servebench_${name} PUBLIC ${M_DEPS})
+endfunction()
+
+# servebench_unit_test(MODULE SOURCES...) — one gtest binary per module, label `unit`.
+function(servebench_unit_test module)
+  cmake_parse_arguments(T "" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  set(exe unit_${module})
+  add_executable(${exe} ${T_SOURCES})
+  target_link_libraries(${exe} PRIVATE servebench_${module} ${T_DEPS} GTest::gtest GTest::gtest_main GTest::gmock)
+  target_compile_definitions(${exe} PRIVATE
+    SERVEBENCH_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+    SERVEBENCH_SHARED_DIR="${CMAKE_SOURCE_DIR}/tests/fixtures")
+  if(NOT T_LABELS)
+    set(T_LABELS unit)
+  endif()
+  gtest_discover_tests(${exe} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS "${T_LABELS}")
+endfunction()

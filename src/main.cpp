@@ -1,0 +1,2 @@
+#include "servebench/cli/run.hpp"
+int main(int argc, char** argv) { return servebench::cli::run(argc, argv); }

@@ -1,0 +1,43 @@
+#pragma once
+// How commands plug into `servebench`: each command file adds a CLI11 subcommand and, when that
+// subcommand is chosen, stores its runner in `selected`. Runners return an exit code; failures
+// that end the command throw CommandError, which run() turns into a message and an exit code.
+#include <functional>
+#include <stdexcept>
+#include <utility>
+
+#include <CLI/CLI.hpp>
+
+#include "servebench/util/result.hpp"
+
+namespace servebench::cli {
+
+enum ExitCode : int { k_exit_ok = 0, k_exit_measured_failure = 1, k_exit_bad_input = 2, k_exit_unreachable = 3 };
+
+using CommandFn = std::function<int()>;
+
+class CommandError : public std::runtime_error {
+ public:
+  CommandError(int exit_code, const std::string& message) : std::runtime_error(message), m_exit_code(exit_code) {}
+  explicit CommandError(const util::Error& e) : CommandError(exit_code_for(e.kind), e.message) {}
+  int exit_code() const { return m_exit_code; }
+  static int exit_code_for(util::ErrorKind kind);
+
+ private:
+  int m_exit_code;
+};
+
+// The value of a Result, or throws CommandError with its message and the matching exit code.
+template <class T>
+T unwrap(util::Result<T> r) {
+  if (!r) throw CommandError(r.error());
+  if constexpr (!std::is_void_v<T>) return std::move(*r);
+}
+
+void add_serve_sim(CLI::App& app, CommandFn& selected);
+void add_bench(CLI::App& app, CommandFn& selected);
+void add_campaign(CLI::App& app, CommandFn& selected);
+void add_report(CLI::App& app, CommandFn& selected);
+void add_recipe(CLI::App& app, CommandFn& selected);
+
+}  // namespace servebench::cli

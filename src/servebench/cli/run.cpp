@@ -1,0 +1,47 @@
+#include "servebench/cli/run.hpp"
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "servebench/cli/command.hpp"
+#include "servebench/cli/version.hpp"
+
+namespace servebench::cli {
+
+int CommandError::exit_code_for(util::ErrorKind kind) {
+  switch (kind) {
+    case util::ErrorKind::bad_input: return k_exit_bad_input;
+    case util::ErrorKind::unreachable: return k_exit_unreachable;
+    default: return k_exit_measured_failure;
+  }
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"servebench: LLM-serving benchmark campaigns — simulate, measure, report, recipe"};
+  app.set_version_flag("--version", std::string(version_string()));
+  app.require_subcommand(1);
+  CommandFn selected;
+  add_serve_sim(app, selected);
+  add_bench(app, selected);
+  add_campaign(app, selected);
+  add_report(app, selected);
+  add_recipe(app, selected);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : k_exit_bad_input;
+  }
+  try {
+    return selected ? selected() : k_exit_bad_input;
+  } catch (const CommandError& e) {
+    fmt::print(stderr, "servebench: {}\n", e.what());
+    return e.exit_code();
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "servebench: {}\n", e.what());
+    return k_exit_measured_failure;
+  }
+}
+
+}  // namespace servebench::cli

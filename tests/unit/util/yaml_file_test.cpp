@@ -1,0 +1,55 @@
+#include "servebench/util/yaml_file.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace servebench::util;
+
+TEST(YamlFile, SyntaxErrorNamesLineAndColumn) {
+  const auto r = load_yaml_string("a: 1\nb: [1, 2\n", "spec.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::bad_input);
+  EXPECT_TRUE(r.error().message.starts_with("spec.yaml:")) << r.error().message;
+}
+
+TEST(YamlMap, UnknownKeyIsAnErrorAtItsPosition) {
+  const auto doc = load_yaml_string("name: x\nconcurency: [1]\n", "c.yaml");
+  ASSERT_TRUE(doc);
+  auto m = YamlMap::of(doc->file, doc->root, "scenario");
+  ASSERT_TRUE(m);
+  ASSERT_TRUE(m->required_string("name"));
+  (void)m->int_list("concurrency");
+  const auto r = m->finish();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "c.yaml:2:1: unknown key 'concurency' in scenario; expected one of: concurrency, name");
+}
+
+TEST(YamlMap, WrongTypeNamesKeyAndValue) {
+  const auto doc = load_yaml_string("isl: lots\n", "c.yaml");
+  auto m = YamlMap::of(doc->file, doc->root, "scenario");
+  const auto r = m->required_int("isl");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "c.yaml:1:6: scenario.isl must be an integer, got 'lots'");
+}
+
+TEST(YamlMap, MissingRequiredKey) {
+  const auto doc = load_yaml_string("a: 1\n", "c.yaml");
+  auto m = YamlMap::of(doc->file, doc->root, "arm");
+  const auto r = m->required_string("name");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("arm needs 'name'"), std::string::npos);
+}
+
+TEST(YamlMap, IntListAcceptsScalarAndList) {
+  const auto doc = load_yaml_string("a: 4\nb: [1, 8, 16]\nc: [1, x]\n", "c.yaml");
+  auto m = YamlMap::of(doc->file, doc->root, "s");
+  EXPECT_EQ(*m->int_list("a"), std::vector<std::int64_t>{4});
+  EXPECT_EQ(*m->int_list("b"), (std::vector<std::int64_t>{1, 8, 16}));
+  const auto bad = m->int_list("c");
+  ASSERT_FALSE(bad);
+  EXPECT_TRUE(bad.error().message.starts_with("c.yaml:3:8:")) << bad.error().message;
+}
+
+TEST(YamlMap, NotAMapping) {
+  const auto doc = load_yaml_string("- 1\n- 2\n", "c.yaml");
+  EXPECT_FALSE(YamlMap::of(doc->file, doc->root, "campaign"));
+}
