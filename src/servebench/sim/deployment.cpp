@@ -1,0 +1,173 @@
+#include "servebench/sim/deployment.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace servebench::sim {
+namespace {
+
+constexpr double k_gib = 1024.0 * 1024.0 * 1024.0;
+
+// SGLang 0.4/0.5 ServerArgs default when --mem-fraction-static is not given (by TP size).
+double default_mem_fraction(int tp) {
+  if (tp >= 16) return 0.79;
+  if (tp >= 8) return 0.81;
+  if (tp >= 4) return 0.85;
+  if (tp >= 2) return 0.87;
+  return 0.88;
+}
+
+int kv_bytes(KvCacheDtype d) { return d == KvCacheDtype::fp8_e4m3 || d == KvCacheDtype::fp8_e5m2 ? 1 : 2; }
+
+SpecPlan resolve_spec(const SimConfig& c) {
+  SpecPlan s;
+  if (c.speculative_algorithm == SpecAlgorithm::none) return s;
+  s.enabled = true;
+  // SGLang picks 3/1/4 when the algorithm is given without a shape.
+  s.num_steps = c.speculative_num_steps.value_or(3);
+  s.topk = c.speculative_eagle_topk.value_or(1);
+  s.num_draft_tokens = c.speculative_num_draft_tokens.value_or(s.num_steps + 1);
+  if (s.topk == 1) s.num_draft_tokens = s.num_steps + 1;  // SGLang forces a chain of steps + 1
+  s.adaptive = c.speculative_adaptive;
+  s.policy = c.adaptive;
+  const int depth = std::max(s.num_steps, 1);
+  for (int i = 0; i < depth; ++i) {
+    s.accept_rates.push_back(c.sim_accept_rates[std::min<std::size_t>(i, c.sim_accept_rates.size() - 1)]);
+  }
+  return s;
+}
+
+void apply_overrides(Efficiency& e, const EfficiencyOverrides& o) {
+  if (o.bandwidth) e.bandwidth = *o.bandwidth;
+  if (o.mfu) e.mfu = *o.mfu;
+  if (o.link) e.link = *o.link;
+  if (o.step_overhead) e.step_overhead = *o.step_overhead;
+  if (o.eager_layer) e.eager_layer = *o.eager_layer;
+}
+
+double weight_bytes_per_gpu(const Deployment& d, int layers_per_stage) {
+  const auto& p = d.params;
+  const auto& m = d.model;
+  const int tp = d.config.tp_size, pp = d.config.pp_size;
+  const double stage = static_cast<double>(layers_per_stage) / m.layers;
+  const double sharded = (p.attention_sharded * m.layers + p.dense_mlp * p.dense_layers +
+                          p.expert * (p.experts + p.shared_experts) * p.moe_layers) *
+                         m.weight_dtype_bytes;
+  const double replicated = p.attention_replicated * m.layers * m.replicated_dtype_bytes;
+  // PP: the first stage holds the embedding, the last the LM head; count the larger on every stage.
+  const double vocab = (pp == 1 ? p.embedding + p.lm_head : std::max(p.embedding, p.lm_head)) * m.embedding_dtype_bytes;
+  return stage * (sharded / tp + replicated) + vocab / tp;
+}
+
+double draft_kv_bytes(const Deployment& d, double target_per_layer) {
+  if (!d.spec.enabled || !d.model.draft) return 0;
+  const auto& dr = *d.model.draft;
+  if (dr.kind == DraftKind::mtp) return dr.layers * target_per_layer;
+  const double heads = std::ceil(static_cast<double>(dr.kv_heads) / d.config.tp_size);
+  return dr.layers * 2.0 * heads * dr.head_dim * d.memory.kv_dtype_bytes;
+}
+
+util::Result<void> plan_memory(Deployment& d) {
+  auto& mem = d.memory;
+  const auto& m = d.model;
+  const int tp = d.config.tp_size;
+  mem.kv_dtype_bytes = kv_bytes(d.config.kv_cache_dtype);
+  mem.layers_per_stage = (m.layers + d.config.pp_size - 1) / d.config.pp_size;
+  mem.gpu_memory_bytes = d.hardware.memory_bytes();
+  mem.static_budget_bytes = mem.gpu_memory_bytes * d.mem_fraction_static;
+  mem.weight_bytes = weight_bytes_per_gpu(d, mem.layers_per_stage);
+  if (d.spec.enabled && m.draft) {
+    const int draft_dtype = m.draft->kind == DraftKind::mtp ? m.weight_dtype_bytes : 2;
+    mem.draft_weight_bytes = m.draft->params_b * 1e9 * draft_dtype / tp;
+  }
+  mem.reserve_bytes = d.hardware.efficiency.runtime_reserve_gib * k_gib;
+  if (m.attention.kind == AttentionKind::mla) {
+    mem.kv_bytes_per_token_layer = kv_elements_per_token_layer(m) * mem.kv_dtype_bytes;  // replicated across TP
+  } else {
+    const double heads = std::ceil(static_cast<double>(m.attention.kv_heads) / tp);  // < 1 head per rank replicates
+    mem.kv_bytes_per_token_layer = 2.0 * heads * m.attention.head_dim * mem.kv_dtype_bytes;
+  }
+  mem.index_bytes_per_token_layer = index_key_elements_per_token_layer(m);  // FP8 keys
+  const double per_layer = mem.kv_bytes_per_token_layer + mem.index_bytes_per_token_layer;
+  mem.draft_kv_bytes_per_token = draft_kv_bytes(d, per_layer);
+  mem.kv_bytes_per_token = mem.layers_per_stage * per_layer + mem.draft_kv_bytes_per_token;
+  mem.kv_pool_bytes = mem.static_budget_bytes - mem.weight_bytes - mem.draft_weight_bytes - mem.reserve_bytes;
+  if (mem.kv_pool_bytes <= 0) {
+    return util::failf(util::ErrorKind::bad_input,
+                       "{} on {} with tp {} pp {}: weights need {:.1f} GB per GPU but --mem-fraction-static {} "
+                       "leaves {:.1f} GB",
+                       m.name, d.hardware.name, tp, d.config.pp_size,
+                       (mem.weight_bytes + mem.draft_weight_bytes) / 1e9, d.mem_fraction_static,
+                       (mem.static_budget_bytes - mem.reserve_bytes) / 1e9);
+  }
+  auto tokens = static_cast<std::int64_t>(mem.kv_pool_bytes / mem.kv_bytes_per_token);
+  if (d.config.max_total_tokens) tokens = std::min(tokens, *d.config.max_total_tokens);
+  tokens -= tokens % d.config.page_size;
+  mem.max_total_num_tokens = tokens;
+  if (d.config.enable_hierarchical_cache && !d.config.disable_radix_cache) {
+    mem.host_pool_tokens = d.config.hicache_size_gb > 0
+                               ? static_cast<std::int64_t>(d.config.hicache_size_gb * 1e9 / mem.kv_bytes_per_token)
+                               : static_cast<std::int64_t>(d.config.hicache_ratio * static_cast<double>(tokens));
+  }
+  if (tokens < 2 * d.config.page_size) return util::failf(util::ErrorKind::bad_input, "KV pool of {} tokens is too small", tokens);
+  return {};
+}
+
+util::Result<void> check_cards(const Deployment& d) {
+  const auto& c = d.config;
+  if (d.spec.enabled && !d.model.draft)
+    return util::failf(util::ErrorKind::bad_input, "model '{}' has no draft card for --speculative-algorithm", d.model.name);
+  if (c.ep_size > 1 && !d.model.mlp.is_moe())
+    return util::failf(util::ErrorKind::bad_input, "--ep-size {} needs a MoE model; '{}' is dense", c.ep_size, d.model.name);
+  if (d.model.mlp.is_moe() && d.model.mlp.experts % c.ep_size != 0)
+    return util::failf(util::ErrorKind::bad_input, "--ep-size {} must divide the {} experts", c.ep_size, d.model.mlp.experts);
+  if (c.pp_size > d.model.layers)
+    return util::failf(util::ErrorKind::bad_input, "--pp-size {} exceeds the {} layers", c.pp_size, d.model.layers);
+  if (c.context_length && *c.context_length > d.model.context_length)
+    return util::failf(util::ErrorKind::bad_input, "--context-length {} exceeds the model's {}", *c.context_length,
+                       d.model.context_length);
+  return {};
+}
+
+void resolve_scheduler(Deployment& d) {
+  const auto& c = d.config;
+  const std::int64_t pool = d.memory.max_total_num_tokens;
+  // SGLang: req_to_token_pool size = clamp(pool / context * 512, 2048, 4096); running = min(pool / 2, that).
+  const std::int64_t reqs = std::clamp<std::int64_t>(pool * 512 / d.context_length, 2048, 4096);
+  d.max_running_requests = c.max_running_requests.value_or(static_cast<int>(std::min(pool / 2, reqs)));
+  const std::int64_t chunk = c.chunked_prefill_size.value_or(8192);
+  d.chunked_prefill_size = chunk < 0 ? c.max_prefill_tokens : std::min<std::int64_t>(chunk, c.max_prefill_tokens);
+  d.cuda_graph_max_bs = c.disable_cuda_graph ? 0 : c.cuda_graph_max_bs.value_or(160);
+  d.max_req_input_len = std::min(d.context_length - 1, pool - 1);
+}
+
+}  // namespace
+
+util::Result<Deployment> make_deployment(const SimConfig& config, ModelCard model, HardwareCard hardware) {
+  if (auto v = validate(config); !v) return std::unexpected(v.error());
+  Deployment d;
+  d.config = config;
+  d.model = std::move(model);
+  d.hardware = std::move(hardware);
+  apply_overrides(d.hardware.efficiency, config.efficiency);
+  d.params = param_breakdown(d.model);
+  d.spec = resolve_spec(config);
+  if (auto r = check_cards(d); !r) return std::unexpected(r.error());
+  d.mem_fraction_static = config.mem_fraction_static.value_or(default_mem_fraction(config.tp_size));
+  d.context_length = config.context_length.value_or(d.model.context_length);
+  if (auto r = plan_memory(d); !r) return std::unexpected(r.error());
+  resolve_scheduler(d);
+  return d;
+}
+
+util::Result<Deployment> make_deployment(const SimConfig& config) {
+  auto model = load_model_card(config.model);
+  if (!model) return std::unexpected(model.error());
+  auto hw = load_hardware_card(config.hardware);
+  if (!hw) return std::unexpected(hw.error());
+  return make_deployment(config, std::move(*model), std::move(*hw));
+}
+
+}  // namespace servebench::sim

@@ -1,0 +1,48 @@
+#pragma once
+// GPU cards (data/hardware.yaml): roofline specs plus the per-GPU efficiency factors the performance
+// model applies on top (documented defaults in the file and docs/sim.md; all overridable by SimConfig).
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "servebench/util/result.hpp"
+
+namespace servebench::sim {
+
+using Nanos = std::chrono::nanoseconds;
+
+struct Efficiency {
+  double bandwidth = 0.8;  // achieved fraction of memory bandwidth
+  double mfu = 0.55;       // achieved fraction of dense tensor FLOP/s
+  double link = 0.83;      // achieved fraction of NVLink / PCIe bandwidth
+  Nanos step_overhead{400'000};     // per forward: CPU scheduling, sampling, launch of the graph
+  Nanos eager_layer{60'000};        // per layer when the batch runs outside CUDA graphs
+  Nanos all_reduce_base{8'000};     // fixed all-reduce latency
+  Nanos hop_latency{1'500};         // per ring hop
+  double runtime_reserve_gib = 1.0; // CUDA context, NCCL/all-reduce buffers: taken before weights load
+};
+
+struct HardwareCard {
+  std::string name, label;
+  int sm = 0;
+  double memory_gb = 0, usable_gib = 0;
+  double hbm_tbs = 0;
+  double bf16_tflops = 0, fp8_tflops = 0, fp4_tflops = 0;
+  double nvlink_gbs = 0;  // bidirectional; 0 = none
+  double pcie_gbs = 0;    // per direction
+  Efficiency efficiency;
+
+  // GPU memory as the serving engine sees it (usable_gib when known, else memory_gb).
+  double memory_bytes() const;
+  // Peer-to-peer bandwidth per direction in bytes/s before derating: NVLink when present, else PCIe.
+  double link_bytes_per_s() const;
+  // Dense tensor FLOP/s for a weight dtype of `bytes` (1 -> FP8, 2 -> BF16).
+  double tensor_flops(int weight_dtype_bytes) const;
+};
+
+// Parses the `gpus:` list; every entry is read strictly (unknown keys are errors).
+util::Result<std::vector<HardwareCard>> parse_hardware_cards(const std::string& yaml_text, const std::string& file);
+// Loads data/hardware.yaml and picks `name`; fails listing the known names.
+util::Result<HardwareCard> load_hardware_card(const std::string& name);
+
+}  // namespace servebench::sim

@@ -1,0 +1,103 @@
+#pragma once
+// Model cards (data/models/<name>.yaml): the architecture facts the performance model needs, with the
+// derived parameter breakdown (what is sharded by TP, what is replicated, what is a routed expert).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "servebench/util/result.hpp"
+
+namespace servebench::sim {
+
+enum class AttentionKind { gqa, mla };
+
+// DeepSeek-style sparse attention (DSA): each query attends its index_topk best keys, chosen by a
+// light indexer that still scores the full context.
+struct SparseAttention {
+  std::int64_t index_topk = 0;
+  int index_heads = 0;
+  int index_head_dim = 0;
+};
+
+struct AttentionSpec {
+  AttentionKind kind = AttentionKind::gqa;
+  int heads = 0;
+  int kv_heads = 0;   // gqa
+  int head_dim = 0;   // gqa
+  int q_lora_rank = 0, kv_lora_rank = 0, qk_rope_head_dim = 0, qk_nope_head_dim = 0, v_head_dim = 0;  // mla
+  std::optional<SparseAttention> sparse;
+};
+
+struct MlpSpec {
+  std::int64_t intermediate_size = 0;  // dense MLP layers
+  int dense_layers = 0;                // leading dense layers of a MoE model (all layers when experts == 0)
+  int experts = 0;
+  int experts_per_token = 0;
+  int shared_experts = 0;
+  std::int64_t moe_intermediate_size = 0;
+  bool is_moe() const { return experts > 0; }
+};
+
+enum class DraftKind { eagle, eagle3, mtp };
+
+// The speculative draft model: an EAGLE head (GQA KV) or a NEXTN/MTP module (target-style KV).
+struct DraftSpec {
+  DraftKind kind = DraftKind::eagle3;
+  int layers = 1;
+  double params_b = 0;         // weights held
+  double active_params_b = 0;  // weights read per draft pass
+  int kv_heads = 0, head_dim = 0;
+};
+
+struct TokenIds {
+  std::int32_t bos = -1;  // -1: the model has no BOS
+  std::int32_t eos = 0;
+  std::int32_t special_start = 0;  // ids >= special_start are special
+};
+
+struct ModelCard {
+  std::string name, label;
+  int layers = 0;
+  std::int64_t hidden_size = 0;
+  std::int64_t vocab_size = 0;
+  bool tie_word_embeddings = false;
+  AttentionSpec attention;
+  MlpSpec mlp;
+  double params_total_b = 0, params_active_b = 0;  // as published (the derived breakdown is checked against them)
+  int weight_dtype_bytes = 2, embedding_dtype_bytes = 2, replicated_dtype_bytes = 2;
+  std::int64_t context_length = 0;
+  TokenIds tokens;
+  std::optional<DraftSpec> draft;
+  std::vector<std::string> sources, assumptions;
+};
+
+// Parameter counts (elements, not bytes) derived from the card's dimensions.
+struct ParamBreakdown {
+  double attention_sharded = 0;     // per layer, split by TP (q_b/kv_b/o or q/k/v/o)
+  double attention_replicated = 0;  // per layer, on every TP rank (MLA down-projections, DSA indexer, router)
+  double dense_mlp = 0;             // per dense layer
+  double expert = 0;                // one routed (or shared) expert
+  double embedding = 0, lm_head = 0;
+  int dense_layers = 0, moe_layers = 0;
+  int experts = 0, experts_per_token = 0, shared_experts = 0;
+  double total() const;
+  // Weights one token touches: attention, dense MLPs, its top-k + shared experts, the LM head.
+  double active() const;
+};
+
+ParamBreakdown param_breakdown(const ModelCard& m);
+// KV-cache elements per token per layer: GQA 2*n_kv*d; MLA rank + rope (one latent "head").
+double kv_elements_per_token_layer(const ModelCard& m);
+// DSA indexer key elements per token per layer (0 without sparse attention); cached in FP8.
+double index_key_elements_per_token_layer(const ModelCard& m);
+// Attention context one query reads: capped at the index top-k for sparse attention.
+std::int64_t attended_context(const ModelCard& m, std::int64_t context);
+
+// Parses a card; errors name file:line:col (bad_input). Unknown keys are errors.
+util::Result<ModelCard> parse_model_card(const std::string& yaml_text, const std::string& file);
+// Loads data/models/<name>.yaml; fails naming the known cards when there is none.
+util::Result<ModelCard> load_model_card(const std::string& name);
+std::vector<std::string> model_card_names();
+
+}  // namespace servebench::sim

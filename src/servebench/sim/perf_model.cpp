@@ -1,0 +1,153 @@
+#include "servebench/sim/perf_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace servebench::sim {
+namespace {
+
+Nanos seconds(double s) { return Nanos{static_cast<Nanos::rep>(std::llround(s * 1e9))}; }
+
+}  // namespace
+
+double causal_pairs(std::int64_t prefix, std::int64_t new_tokens, std::int64_t cap) {
+  const double a = static_cast<double>(prefix) + 1, b = static_cast<double>(prefix + new_tokens);
+  if (new_tokens <= 0) return 0;
+  const double k = static_cast<double>(cap);
+  if (b <= k) return (a + b) * (b - a + 1) / 2;           // every query below the cap
+  if (a > k) return k * (b - a + 1);                      // every query capped
+  return (a + k) * (k - a + 1) / 2 + k * (b - k);         // straddles the cap
+}
+
+PerfModel::PerfModel(const Deployment& d)
+    : m_d(d), m_p(d.params), m_stage_fraction(static_cast<double>(d.memory.layers_per_stage) / d.model.layers) {}
+
+void PerfModel::add_decode(BatchShape& b, std::int64_t context, int query_tokens) const {
+  const double attended = static_cast<double>(attended_context(m_d.model, context));
+  b.decode_requests += 1;
+  b.decode_tokens += query_tokens;
+  b.decode_attn_pairs += attended * query_tokens;
+  b.decode_kv_tokens += attended;
+  b.decode_full_ctx += static_cast<double>(context);
+  if (m_d.model.attention.sparse) b.decode_index_pairs += static_cast<double>(context) * query_tokens;
+}
+
+void PerfModel::add_prefill(BatchShape& b, std::int64_t prefix, std::int64_t new_tokens) const {
+  const std::int64_t cap = m_d.model.attention.sparse ? m_d.model.attention.sparse->index_topk : prefix + new_tokens;
+  b.prefill_tokens += new_tokens;
+  b.prefill_chunks += 1;
+  b.prefill_attn_pairs += causal_pairs(prefix, new_tokens, cap);
+  if (m_d.model.attention.sparse) b.prefill_index_pairs += causal_pairs(prefix, new_tokens, prefix + new_tokens);
+  b.prefill_kv_tokens += static_cast<double>(prefix + new_tokens);
+}
+
+double PerfModel::experts_hit(double tokens) const {
+  const double e = m_p.experts;
+  if (e <= 0 || tokens <= 0) return 0;
+  return e * (1.0 - std::pow(1.0 - m_p.experts_per_token / e, tokens));
+}
+
+double PerfModel::weight_bytes_read(double tokens) const {
+  if (tokens <= 0) return 0;
+  const auto& m = m_d.model;
+  const double tp = m_d.config.tp_size, f = m_stage_fraction;
+  const double attn = m.layers * (m_p.attention_sharded * m.weight_dtype_bytes / tp +
+                                  m_p.attention_replicated * m.replicated_dtype_bytes);
+  const double dense = m_p.dense_layers * m_p.dense_mlp * m.weight_dtype_bytes / tp;
+  const double experts = m_p.moe_layers * (experts_hit(tokens) + m_p.shared_experts) * m_p.expert *
+                         m.weight_dtype_bytes / tp;
+  const double head = (m_p.lm_head > 0 ? m_p.lm_head : m_p.embedding) * m.embedding_dtype_bytes / tp /
+                      m_d.config.pp_size;
+  return f * (attn + dense + experts) + head;
+}
+
+double PerfModel::kv_bytes_read(const BatchShape& b) const {
+  const auto& mem = m_d.memory;
+  return mem.layers_per_stage * ((b.decode_kv_tokens + b.prefill_kv_tokens) * mem.kv_bytes_per_token_layer +
+                                 (b.decode_full_ctx + b.prefill_kv_tokens) * mem.index_bytes_per_token_layer);
+}
+
+double PerfModel::flops(const BatchShape& b) const {
+  const auto& m = m_d.model;
+  const auto& a = m.attention;
+  const double tp = m_d.config.tp_size, f = m_stage_fraction;
+  const double per_token = f * (m.layers * (m_p.attention_sharded / tp + m_p.attention_replicated) +
+                                m_p.dense_layers * m_p.dense_mlp / tp +
+                                m_p.moe_layers * (m_p.experts_per_token + m_p.shared_experts) * m_p.expert / tp);
+  const double head = (m_p.lm_head > 0 ? m_p.lm_head : m_p.embedding) / tp / m_d.config.pp_size;
+  double total = 2.0 * static_cast<double>(b.tokens()) * per_token +
+                 2.0 * static_cast<double>(b.decode_tokens + b.prefill_chunks) * head;
+  // Attention per (query, key) pair and head: 2 * (d_qk + d_v). MLA decode runs absorbed on the latent.
+  const bool mla = a.kind == AttentionKind::mla;
+  const double decode_dims = mla ? 2.0 * a.kv_lora_rank + a.qk_rope_head_dim : 2.0 * a.head_dim;
+  const double prefill_dims = mla ? 1.0 * a.qk_nope_head_dim + a.qk_rope_head_dim + a.v_head_dim : 2.0 * a.head_dim;
+  const double layers = m_d.memory.layers_per_stage;
+  total += layers * 2.0 * (a.heads / tp) * (decode_dims * b.decode_attn_pairs + prefill_dims * b.prefill_attn_pairs);
+  if (a.sparse) {  // the indexer is replicated on every TP rank and scores the full context
+    total += layers * 2.0 * a.sparse->index_heads * a.sparse->index_head_dim *
+             (b.decode_index_pairs + b.prefill_index_pairs);
+  }
+  return total;
+}
+
+Nanos PerfModel::all_reduce(double bytes, int ranks) const {
+  if (ranks <= 1) return Nanos{0};
+  const auto& e = m_d.hardware.efficiency;
+  const Nanos alpha = e.all_reduce_base + 2 * (ranks - 1) * e.hop_latency;
+  const double bw = m_d.hardware.link_bytes_per_s() * e.link;
+  return alpha + seconds(2.0 * (ranks - 1) / ranks * bytes / bw);
+}
+
+Nanos PerfModel::communication(const BatchShape& b) const {
+  const auto& c = m_d.config;
+  const double tokens = static_cast<double>(b.tokens());
+  const double activation = tokens * static_cast<double>(m_d.model.hidden_size) * 2.0;  // BF16 hidden states
+  Nanos t{0};
+  t += 2 * m_d.memory.layers_per_stage * all_reduce(activation, c.tp_size);  // after attention and after the MLP
+  if (c.ep_size > 1) {  // dispatch + combine of top-k copies per MoE layer
+    const double layers = m_stage_fraction * m_p.moe_layers;
+    const Nanos one = all_reduce(activation * m_p.experts_per_token / 2.0, c.ep_size);
+    t += Nanos{static_cast<Nanos::rep>(2.0 * layers * static_cast<double>(one.count()))};
+  }
+  if (c.pp_size > 1) {  // hand the hidden states to the next stage
+    const auto& e = m_d.hardware.efficiency;
+    t += e.all_reduce_base + seconds(activation / (m_d.hardware.link_bytes_per_s() * e.link));
+  }
+  return t;
+}
+
+Nanos PerfModel::draft_time(const BatchShape& b) const {
+  if (b.draft_steps <= 0 || !m_d.model.draft) return Nanos{0};
+  const auto& dr = *m_d.model.draft;
+  const auto& e = m_d.hardware.efficiency;
+  const double tp = m_d.config.tp_size;
+  const double tokens = static_cast<double>(b.decode_requests * m_d.spec.topk);
+  const int dtype = dr.kind == DraftKind::mtp ? m_d.model.weight_dtype_bytes : 2;
+  const double bytes = dr.active_params_b * 1e9 * dtype / tp + b.decode_full_ctx * m_d.memory.draft_kv_bytes_per_token;
+  const double mem_s = bytes / (m_d.hardware.hbm_tbs * 1e12 * e.bandwidth);
+  const double flop_s = 2.0 * dr.active_params_b * 1e9 * tokens / tp /
+                        (m_d.hardware.tensor_flops(dtype) * e.mfu);
+  Nanos pass = seconds(std::max(mem_s, flop_s));
+  pass += 2 * dr.layers * all_reduce(tokens * static_cast<double>(m_d.model.hidden_size) * 2.0, m_d.config.tp_size);
+  if (!b.cuda_graph) pass += dr.layers * e.eager_layer;
+  return b.draft_steps * pass;
+}
+
+StepCost PerfModel::stage_time(const BatchShape& b) const {
+  StepCost c;
+  const auto& e = m_d.hardware.efficiency;
+  const auto& hw = m_d.hardware;
+  const double bytes = weight_bytes_read(static_cast<double>(b.tokens())) + kv_bytes_read(b);
+  c.memory = seconds(bytes / (hw.hbm_tbs * 1e12 * e.bandwidth));
+  c.compute = seconds(flops(b) / (hw.tensor_flops(m_d.model.weight_dtype_bytes) * e.mfu));
+  c.communication = communication(b);
+  c.overhead = e.step_overhead;
+  if (!b.cuda_graph) c.overhead += m_d.memory.layers_per_stage * e.eager_layer;
+  c.draft = draft_time(b);
+  c.host_load = seconds(static_cast<double>(b.host_load_tokens) * m_d.memory.kv_bytes_per_token /
+                        (hw.pcie_gbs * 1e9 * e.link));
+  c.total = std::max(c.compute, c.memory) + c.communication + c.overhead + c.draft + c.host_load;
+  return c;
+}
+
+}  // namespace servebench::sim

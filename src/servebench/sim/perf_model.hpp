@@ -1,0 +1,68 @@
+#pragma once
+// Performance model v1 (docs/sim.md): the time of one forward of one pipeline stage on one GPU,
+//   max(compute, memory) + communication + fixed overhead (+ draft passes, + host-tier loads),
+// from a batch's shape. Pure: same shape -> same time.
+#include <chrono>
+#include <cstdint>
+
+#include "servebench/sim/deployment.hpp"
+
+namespace servebench::sim {
+
+using Nanos = std::chrono::nanoseconds;
+
+// What a scheduler iteration computes, accumulated request by request (PerfModel::add_*).
+struct BatchShape {
+  std::int64_t decode_requests = 0;
+  std::int64_t decode_tokens = 0;   // query tokens of decode / verify passes
+  double decode_attn_pairs = 0;     // sum of query tokens x attended context
+  double decode_index_pairs = 0;    // sum of query tokens x full context (DSA indexer scores)
+  double decode_kv_tokens = 0;      // sum of attended context (KV read once per request)
+  double decode_full_ctx = 0;       // sum of full context (indexer keys, draft attention)
+  std::int64_t prefill_tokens = 0;  // new tokens of prefill chunks
+  std::int64_t prefill_chunks = 0;
+  double prefill_attn_pairs = 0, prefill_index_pairs = 0, prefill_kv_tokens = 0;
+  std::int64_t host_load_tokens = 0;  // KV tokens moved host -> GPU before this forward
+  int draft_steps = 0;                // speculative draft passes before the verify pass
+  bool cuda_graph = true;             // decode-only batch within cuda_graph_max_bs
+  std::int64_t tokens() const { return decode_tokens + prefill_tokens; }
+};
+
+struct StepCost {
+  Nanos total{0};
+  Nanos compute{0}, memory{0};  // the larger of the two counts
+  Nanos communication{0}, overhead{0}, draft{0}, host_load{0};
+};
+
+class PerfModel {
+ public:
+  explicit PerfModel(const Deployment& d);  // keeps a reference: `d` must outlive the model
+
+  // A request decoding (or verifying) `query_tokens` tokens against `context` cached tokens.
+  void add_decode(BatchShape& b, std::int64_t context, int query_tokens) const;
+  // A prefill chunk of `new_tokens` tokens after `prefix` tokens already in KV (cached or earlier chunks).
+  void add_prefill(BatchShape& b, std::int64_t prefix, std::int64_t new_tokens) const;
+  // One pipeline stage's forward (the whole forward when pp_size == 1).
+  StepCost stage_time(const BatchShape& b) const;
+
+  // Expected distinct routed experts hit by `tokens` tokens under uniform top-k routing.
+  double experts_hit(double tokens) const;
+  // One ring all-reduce of `bytes` over `ranks` GPUs on the card's link.
+  Nanos all_reduce(double bytes, int ranks) const;
+
+ private:
+  double weight_bytes_read(double tokens) const;
+  double kv_bytes_read(const BatchShape& b) const;
+  double flops(const BatchShape& b) const;
+  Nanos communication(const BatchShape& b) const;
+  Nanos draft_time(const BatchShape& b) const;
+
+  const Deployment& m_d;
+  ParamBreakdown m_p;
+  double m_stage_fraction = 1;  // layers of one stage / all layers
+};
+
+// Sum over the queries x = prefix+1 .. prefix+new_tokens of min(x, cap) (causal attention pairs).
+double causal_pairs(std::int64_t prefix, std::int64_t new_tokens, std::int64_t cap);
+
+}  // namespace servebench::sim

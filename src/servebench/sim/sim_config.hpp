@@ -1,0 +1,75 @@
+#pragma once
+// The simulator's launch configuration: every SGLang flag serve-sim accepts (values spelled as SGLang
+// spells them) plus sim-only knobs. A plain struct; validate() checks ranges without loading cards.
+// Unset optionals mean "SGLang derives it" and are resolved by make_deployment (deployment.hpp).
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "servebench/util/result.hpp"
+
+namespace servebench::sim {
+
+enum class KvCacheDtype { auto_dtype, bf16, fp8_e4m3, fp8_e5m2 };
+enum class SpecAlgorithm { none, eagle, eagle3, nextn };
+
+std::string_view to_string(KvCacheDtype d);  // "auto" | "bf16" | "fp8_e4m3" | "fp8_e5m2"
+util::Result<KvCacheDtype> parse_kv_cache_dtype(std::string_view s);  // also accepts "bfloat16"
+std::string_view to_string(SpecAlgorithm a);  // "" for none, else "EAGLE" | "EAGLE3" | "NEXTN"
+util::Result<SpecAlgorithm> parse_spec_algorithm(std::string_view s);
+
+// Adaptive drafting (the brief's policy): steps capped at cap_steps from cap_from_batch running
+// requests, drafting off from off_from_batch.
+struct AdaptiveSpecPolicy {
+  int cap_from_batch = 8;
+  int cap_steps = 3;
+  int off_from_batch = 64;
+};
+
+// Overrides of the hardware card's efficiency factors (hardware_card.hpp); unset = card default.
+struct EfficiencyOverrides {
+  std::optional<double> bandwidth, mfu, link;
+  std::optional<std::chrono::nanoseconds> step_overhead, eager_layer;
+};
+
+struct SimConfig {
+  // sim-only: which cards
+  std::string hardware = "h200";
+  std::string model = "llama-3.1-8b";
+  // SGLang flags
+  int tp_size = 1, pp_size = 1, ep_size = 1, dp_size = 1;
+  std::optional<double> mem_fraction_static;
+  std::optional<int> max_running_requests;
+  std::optional<int> chunked_prefill_size;  // -1 disables chunking (SGLang)
+  int max_prefill_tokens = 16384;
+  bool disable_radix_cache = false;
+  KvCacheDtype kv_cache_dtype = KvCacheDtype::auto_dtype;
+  std::optional<std::int64_t> context_length;
+  std::optional<int> cuda_graph_max_bs;
+  bool disable_cuda_graph = false;
+  bool enable_mixed_chunk = false;
+  SpecAlgorithm speculative_algorithm = SpecAlgorithm::none;
+  std::optional<int> speculative_num_steps, speculative_eagle_topk, speculative_num_draft_tokens;
+  bool speculative_adaptive = false;
+  AdaptiveSpecPolicy adaptive;
+  bool enable_hierarchical_cache = false;
+  double hicache_ratio = 2.0;
+  double hicache_size_gb = 0;  // 0: size the host tier by hicache_ratio
+  int page_size = 1;
+  std::optional<std::int64_t> max_total_tokens;
+  // sim-only behaviour
+  std::vector<double> sim_accept_rates{0.7};  // one alpha, or one rate per draft position
+  std::uint64_t sim_seed = 0;
+  bool flush_keeps_host_tier = false;  // reproduces builds whose flush left the host tier intact
+  double sim_eos_probability = 1.0 / 512;  // per-token stop chance after min_tokens when ignore_eos is off
+  double init_new_token_ratio = 0.7;       // SGLang's decode-headroom reservation at admission (0 = none)
+  EfficiencyOverrides efficiency;
+};
+
+// Range and combination checks that need no card (bad_input, message names the flag).
+util::Result<void> validate(const SimConfig& c);
+
+}  // namespace servebench::sim
