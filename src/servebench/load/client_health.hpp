@@ -1,0 +1,44 @@
+#pragma once
+// Was the client itself trustworthy? Per request, the send lag (released → sent: how late the
+// client sent what it was allowed to send); per chunk, the read lag (socket read → recorded) and,
+// against a simulator started with --sim-stamp-events, the client-added latency (server emit →
+// socket read). A run whose client lag p99 exceeds a fraction (10 %) of the median TPOT is
+// unhealthy: its latencies measure the client as much as the server.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "servebench/load/request_record.hpp"
+#include "servebench/stats/histogram.hpp"
+#include "servebench/stats/summary.hpp"
+
+namespace servebench::load {
+
+inline constexpr double k_default_client_lag_limit = 0.10;  // of the median TPOT
+
+// Per-chunk lag samples of a run, in nanoseconds, merged from every loop thread.
+struct LagHistograms {
+  stats::Histogram read_lag{7}, client_added{7};
+  void merge(const LagHistograms& other) {
+    read_lag.merge(other.read_lag);
+    client_added.merge(other.client_added);
+  }
+};
+
+struct ClientHealthReport {
+  stats::Summary send_lag_ms;               // per request
+  double read_lag_p99_ms = 0, read_lag_max_ms = 0;
+  std::optional<double> added_p50_ms, added_p99_ms;  // server-stamped chunks only
+  std::int64_t stamped_chunks = 0;
+  double lag_p99_ms = 0;    // the gated value: max(send lag p99, added p99 or else read lag p99)
+  double limit_ms = 0;      // fraction × median TPOT; NaN when TPOT is undefined (not gated)
+  bool healthy = true;
+  std::string reason;       // why unhealthy, or why not gated; empty when healthy and gated
+};
+
+// Assesses the client from the run's records and lag histograms.
+ClientHealthReport assess_client(std::span<const RequestRecord> records, const LagHistograms& lags,
+                                 double median_tpot_ms, double limit_fraction, stats::PercentileMethod method);
+
+}  // namespace servebench::load
