@@ -1,0 +1,54 @@
+#pragma once
+// Server: HTTP/1.1 (keep-alive) server scaffolding for the simulator and for test servers.
+// Routes are method + exact path. Requests are served on `io_threads` IO threads; each
+// connection is on its own strand, so one connection's handlers never run concurrently.
+// Built-in answers (bodies from error_response): no route → 404 (405 when the path exists for
+// another method) unless a fallback is set; body over `body_limit` → 413 and close; malformed
+// HTTP → 400 and close; a handler exception → 500 with its message.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "servebench/http/handler.hpp"
+#include "servebench/util/result.hpp"
+
+namespace servebench::http {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";            // an IP literal or a name ("localhost")
+  std::uint16_t port = 0;                    // 0: an ephemeral port, see Server::port()
+  int io_threads = 1;
+  std::size_t body_limit = std::size_t{64} << 20;  // bytes of request body; larger → 413
+};
+
+class Server {
+ public:
+  explicit Server(ServerOptions options = {});
+  ~Server();  // stop()
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Registration happens before start(); a later registration of a method + path replaces.
+  void route(Method method, std::string path, Handler handler);
+  void route_stream(Method method, std::string path, StreamHandler handler);
+  void set_fallback(Handler handler);
+
+  // Binds, listens and starts the IO threads. Fails with ErrorKind::unreachable naming the
+  // address ("cannot listen on 127.0.0.1:8000: address already in use"). At most once.
+  util::Result<void> start();
+  // Stops accepting, closes every connection (each open Stream's on_close runs), joins the IO
+  // threads. Prompt (bounded by ~2 s even if a handler misbehaves); idempotent.
+  void stop();
+
+  std::uint16_t port() const noexcept;  // the bound port once started
+  std::string base_url() const;         // "http://127.0.0.1:<port>"
+  std::uint64_t accepted_connections() const noexcept;
+  std::size_t open_connections() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace servebench::http
