@@ -1,0 +1,126 @@
+#include "servebench/recipe/lint_command.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "servebench/recipe/parallelism.hpp"
+#include "servebench/util/strings.hpp"
+
+namespace servebench::recipe {
+namespace {
+
+using Findings = std::vector<CommandFinding>;
+
+void flag_checks(const CommandUnderLint& c, Findings& out) {
+  const std::string engine(api::to_string(c.catalog.engine));
+  for (const auto& name : c.command.unknown) {
+    out.push_back({"unknown-flag", Severity::error, name, fmt::format("not a {} flag (data/flags/{}.yaml)", engine, engine)});
+  }
+  std::map<std::string, std::vector<std::string>> seen;
+  for (const auto* list : {&c.command.flags, &c.command.dropped}) {
+    for (const auto& f : *list) seen[f.name].push_back(f.value.value_or("(switch)"));
+  }
+  for (const auto& [name, values] : seen) {
+    if (values.size() < 2) continue;
+    out.push_back({"duplicate-flag", Severity::error, name,
+                   fmt::format("given {} times after overlays ({}); strip the earlier one", values.size(), util::join(values, ", "))});
+  }
+  if (auto defaults = api::defaults_left_explicit(c.command)) {
+    for (const auto& f : *defaults) {
+      out.push_back({"redundant-default", Severity::warning, f.name,
+                     fmt::format("{} {} is the engine default; leave it out", f.name, f.value.value_or(""))});
+    }
+  }
+}
+
+void arch_checks(const CommandUnderLint& c, const LintFacts& facts, Findings& out) {
+  for (const auto& req : facts.requirements) {
+    if (req.engine != c.catalog.engine || req.allows(c.gpu)) continue;
+    for (const auto& f : c.command.flags) {
+      const bool flag_hit = std::find(req.flags.begin(), req.flags.end(), f.name) != req.flags.end();
+      if (!flag_hit || !f.value || std::find(req.values.begin(), req.values.end(), *f.value) == req.values.end()) continue;
+      out.push_back({"arch-backend", Severity::error, f.name,
+                     fmt::format("{} {}: {}; {} is sm_{} ({})", f.name, *f.value, req.reason, c.gpu.name, c.gpu.sm, c.gpu.family)});
+    }
+  }
+}
+
+void divisibility_checks(const CommandUnderLint& c, const Parallelism& p, const ParallelismFlags& pf,
+                         std::int64_t multiple, Findings& out) {
+  if (p.tp % p.ep != 0) out.push_back({"divisibility-ep", Severity::error, pf.ep, fmt::format("EP {} must divide TP {}", p.ep, p.tp)});
+  if (p.dp_attention && p.tp % p.dp != 0) {
+    out.push_back({"divisibility-dp", Severity::error, pf.dp, fmt::format("DP {} must divide TP {} with DP-attention", p.dp, p.tp)});
+  }
+  const ModelFacts& m = c.catalog.model.facts;
+  if (m.moe_intermediate_size && p.tp % p.ep == 0) {
+    const auto moe_tp = p.moe_tp();
+    const auto size = *m.moe_intermediate_size;
+    if (size % moe_tp != 0 || (size / moe_tp) % multiple != 0) {
+      out.push_back({"divisibility-moe", Severity::error, pf.tp,
+                     fmt::format("moe_intermediate_size {} / MoE-TP {} (TP {} / EP {}) = {:g}, not a multiple of {}", size,
+                                 moe_tp, p.tp, p.ep, static_cast<double>(size) / static_cast<double>(moe_tp), multiple)});
+    }
+  }
+  const auto attn_tp = p.attention_tp();
+  if (m.attention_heads && *m.attention_heads % attn_tp != 0) {
+    out.push_back({"divisibility-heads", Severity::error, pf.tp,
+                   fmt::format("{} attention heads do not split evenly over attention-TP {}", *m.attention_heads, attn_tp)});
+  }
+  if (m.kv_heads && *m.kv_heads > 0) {
+    const auto kv = *m.kv_heads;
+    const bool even = kv >= attn_tp ? kv % attn_tp == 0 : attn_tp % kv == 0;
+    if (!even) {
+      out.push_back({"divisibility-kv-heads", Severity::error, pf.tp,
+                     fmt::format("{} KV heads neither split nor replicate evenly over attention-TP {}", kv, attn_tp)});
+    }
+  }
+}
+
+void gpu_checks(const CommandUnderLint& c, const Parallelism& p, const ParallelismFlags& pf, Findings& out) {
+  const std::int64_t have = static_cast<std::int64_t>(c.gpus_per_node) * c.cell.nnodes;
+  if (p.gpus() > have) {
+    const std::string formula = p.dp_attention ? fmt::format("TP {} x PP {}", p.tp, p.pp)
+                                               : fmt::format("TP {} x PP {} x DP {}", p.tp, p.pp, p.dp);
+    out.push_back({"gpu-count", Severity::error, pf.tp,
+                   fmt::format("needs {} GPUs ({}) but {} has {} per node x {} node(s) = {}", p.gpus(), formula, c.gpu.name,
+                               c.gpus_per_node, c.cell.nnodes, have)});
+  }
+  if (p.nnodes != c.cell.nnodes) {
+    out.push_back({"nnodes-mismatch", Severity::error, pf.nnodes,
+                   fmt::format("{} {} but the cell says nnodes {}", pf.nnodes, p.nnodes, c.cell.nnodes)});
+  }
+}
+
+void conflict_checks(const CommandUnderLint& c, const EngineLintFacts& e, Findings& out) {
+  const auto has = [&](const std::string& name) {
+    return std::any_of(c.command.flags.begin(), c.command.flags.end(), [&](const auto& f) { return f.name == name; });
+  };
+  for (const auto& conflict : e.conflicts) {
+    if (!std::all_of(conflict.flags.begin(), conflict.flags.end(), has)) continue;
+    out.push_back({"conflict", conflict.severity, conflict.flags.back(),
+                   fmt::format("{}: {} ({})", util::join(conflict.flags, " with "), conflict.reason, conflict.id)});
+  }
+}
+
+}  // namespace
+
+std::vector<CommandFinding> lint_command(const CommandUnderLint& c, const LintFacts& facts) {
+  Findings out;
+  flag_checks(c, out);
+  arch_checks(c, facts, out);
+  const EngineLintFacts* engine = facts.engine(c.catalog.engine);
+  if (engine == nullptr) return out;
+  auto p = parallelism_of(c.command, engine->parallelism);
+  if (!p) {
+    out.push_back({"parallelism", Severity::error, "", p.error().message});
+    return out;
+  }
+  divisibility_checks(c, *p, engine->parallelism, facts.moe_intermediate_multiple, out);
+  gpu_checks(c, *p, engine->parallelism, out);
+  conflict_checks(c, *engine, out);
+  return out;
+}
+
+}  // namespace servebench::recipe

@@ -1,0 +1,34 @@
+#pragma once
+// Lint rules that judge one rendered launch command of a catalog cell:
+//   unknown-flag, duplicate-flag, redundant-default, arch-backend, parallelism, divisibility-ep,
+//   divisibility-dp, divisibility-moe, divisibility-heads, divisibility-kv-heads, gpu-count,
+//   nnodes-mismatch, conflict.
+#include <string>
+#include <vector>
+
+#include "servebench/api/command.hpp"
+#include "servebench/recipe/catalog.hpp"
+#include "servebench/recipe/finding.hpp"
+#include "servebench/recipe/lint_facts.hpp"
+
+namespace servebench::recipe {
+
+struct CommandFinding {
+  std::string rule;
+  Severity severity = Severity::error;
+  std::string flag;  // canonical name, or ""
+  std::string message;
+};
+
+struct CommandUnderLint {
+  const api::NormalizedCommand& command;
+  const Catalog& catalog;
+  const Cell& cell;
+  const GpuFacts& gpu;
+  int gpus_per_node = 0;
+};
+
+// Every finding for this command, in rule order (the list above).
+std::vector<CommandFinding> lint_command(const CommandUnderLint& c, const LintFacts& facts);
+
+}  // namespace servebench::recipe

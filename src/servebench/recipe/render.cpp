@@ -1,0 +1,140 @@
+#include "servebench/recipe/render.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "servebench/util/strings.hpp"
+
+namespace servebench::recipe {
+namespace {
+
+using util::ErrorKind;
+using util::Result;
+
+void strip(std::vector<Entry>& entries, const std::vector<std::string>& prefixes) {
+  std::erase_if(entries, [&](const Entry& e) {
+    return std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string& p) { return e.text.starts_with(p); });
+  });
+}
+
+std::string model_name(const Catalog& catalog, const Selection& s) {
+  // The first chosen option with a name wins; "default" covers the rest.
+  for (const auto& option : s.options) {
+    for (const auto& [key, name] : catalog.model.names) {
+      if (key == option) return name;
+    }
+  }
+  for (const auto& [key, name] : catalog.model.names) {
+    if (key == "default") return name;
+  }
+  return {};
+}
+
+Result<std::vector<std::string>> resolve_words(const std::string& entry, const PlaceholderValues& values) {
+  auto words = util::shell_split(entry);
+  if (!words) return std::unexpected(words.error());
+  for (auto& w : *words) {
+    auto resolved = substitute(w, values);
+    if (!resolved) return std::unexpected(resolved.error());
+    w = std::move(*resolved);
+  }
+  return words;
+}
+
+Result<std::vector<std::string>> program_words(const Catalog& catalog, const Selection& s, Target target) {
+  if (target == Target::engine) return util::shell_split(catalog.launcher);
+  if (catalog.model.card.empty()) {
+    return util::failf(ErrorKind::bad_input, "{}: model.card is not set; serve-sim needs a model card name", catalog.file);
+  }
+  return std::vector<std::string>{"servebench", "serve-sim", "--hw", s.options.front(), "--model", catalog.model.card};
+}
+
+}  // namespace
+
+Composition compose(const Catalog& catalog, const Selection& s, const Cell& cell) {
+  Composition out;
+  for (const auto& f : cell.flags) out.flags.push_back({f, "cell", cell.where});
+  for (const auto& e : cell.env) out.env.push_back({e, "cell", cell.where});
+  for (std::size_t i = catalog.key_dims(); i < catalog.dims.size(); ++i) {
+    const Option& o = chosen(catalog, s, i);
+    const std::string origin = fmt::format("overlay {}={}", catalog.dims[i].id, o.id);
+    strip(out.flags, o.strip_prefixes);
+    strip(out.env, o.strip_prefixes);
+    for (const auto& f : o.flags) out.flags.push_back({f, origin, o.where});
+    for (const auto& e : o.env) out.env.push_back({e, origin, o.where});
+    out.hints.insert(out.hints.end(), o.hints.begin(), o.hints.end());
+  }
+  return out;
+}
+
+PlaceholderValues placeholder_values(const Catalog& catalog, const Selection& s, Target target,
+                                     const PlaceholderValues& overrides) {
+  PlaceholderValues values;
+  for (const auto& p : catalog.placeholders) {
+    if (!p.default_value.empty()) values.set(p.name, p.default_value);
+  }
+  if (auto name = model_name(catalog, s); !name.empty()) values.set(std::string(k_model_name), name);
+  if (target == Target::sim) values.set(std::string(k_host_ip), "127.0.0.1");
+  for (const auto& p : catalog.placeholders) {
+    if (auto v = overrides.get(p.name)) values.set(p.name, std::string(*v));
+  }
+  return values;
+}
+
+std::vector<std::string> RenderedCommand::words() const {
+  std::vector<std::string> out = program;
+  for (const auto& entry : flags) out.insert(out.end(), entry.begin(), entry.end());
+  return out;
+}
+
+std::vector<api::EnvVar> RenderedCommand::env_vars() const {
+  std::vector<api::EnvVar> out;
+  for (const auto& e : env) {
+    const auto eq = e.find('=');
+    out.push_back({e.substr(0, eq), eq == std::string::npos ? "" : e.substr(eq + 1)});
+  }
+  return out;
+}
+
+Result<RenderedCommand> render_unchecked(const Catalog& catalog, const Selection& s, Target target,
+                                         const PlaceholderValues& overrides) {
+  const Cell* cell = find_cell(catalog, s);
+  if (cell == nullptr) return util::failf(ErrorKind::bad_input, "no cell for {}", to_string(catalog, s));
+  const PlaceholderValues values = placeholder_values(catalog, s, target, overrides);
+  const Composition composed = compose(catalog, s, *cell);
+  RenderedCommand out;
+  out.selection = to_string(catalog, s);
+  out.hints = composed.hints;
+  auto program = program_words(catalog, s, target);
+  if (!program) return std::unexpected(program.error());
+  out.program = std::move(*program);
+  for (const auto& entry : composed.flags) {
+    auto words = resolve_words(entry.text, values);
+    if (!words) return std::unexpected(util::with_context(words.error(), to_string(catalog, s)));
+    out.flags.push_back(std::move(*words));
+  }
+  for (const auto& entry : composed.env) {
+    auto text = substitute(entry.text, values);
+    if (!text) return std::unexpected(util::with_context(text.error(), to_string(catalog, s)));
+    out.env.push_back(std::move(*text));
+  }
+  return out;
+}
+
+Result<RenderedCommand> render(const Catalog& catalog, const Selection& s, Target target,
+                               const PlaceholderValues& overrides) {
+  const auto reasons = disable_reasons(catalog, s);
+  if (!reasons.empty()) {
+    return util::failf(ErrorKind::bad_input, "{} is disabled: {}", to_string(catalog, s), util::join(reasons, "; "));
+  }
+  return render_unchecked(catalog, s, target, overrides);
+}
+
+Result<api::NormalizedCommand> normalize(const Catalog& catalog, const RenderedCommand& command) {
+  const auto words = command.words();
+  const auto env = command.env_vars();
+  return api::normalize(catalog.engine, words, env);
+}
+
+}  // namespace servebench::recipe
