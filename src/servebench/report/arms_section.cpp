@@ -1,0 +1,52 @@
+// The arms: how each was launched and what the server reported about its capacity, plus the
+// quality gate (report_builder.hpp).
+#include <fmt/format.h>
+
+#include "servebench/report/number_format.hpp"
+#include "servebench/report/report_builder.hpp"
+
+namespace servebench::report {
+namespace {
+
+std::string text_or(const std::string& s) { return s.empty() ? std::string(k_not_recorded) : s; }
+
+std::string count_or(const std::optional<std::int64_t>& v) {
+  return v ? format_count(*v) : std::string(k_not_recorded);
+}
+
+// GPUs from the server facts, else the ledger's records of the arm.
+std::optional<std::int64_t> arm_gpus(const CampaignSet& set, std::size_t arm) {
+  if (set.arms[arm].facts.gpus) return set.arms[arm].facts.gpus;
+  for (const auto& p : set.points) {
+    if (p.arm == arm && p.record.gpus > 0) return p.record.gpus;
+  }
+  return std::nullopt;
+}
+
+std::string gate_cell(const GateResult& g) {
+  const std::string verdict = gate_verdict(g);
+  return g.probes.empty() ? verdict : fmt::format("{} ({})", verdict, g.probes);
+}
+
+}  // namespace
+
+void add_arms_section(const CampaignSet& set, Document& doc) {
+  doc.add(Heading{2, "Arms"});
+  Table t{{"arm", "campaign", "GPUs", "KV pool tokens", "max running requests", "context length", "speculative",
+           "quality gate"},
+          {Align::left, Align::left, Align::right, Align::right, Align::right, Align::right, Align::left, Align::left},
+          {}};
+  for (std::size_t i = 0; i < set.arms.size(); ++i) {
+    const Arm& a = set.arms[i];
+    t.rows.push_back({a.display, set.runs[a.run].campaign_name(), count_or(arm_gpus(set, i)), count_or(a.facts.kv_pool_tokens),
+                      count_or(a.facts.max_running_requests), count_or(a.facts.context_length),
+                      text_or(a.facts.speculative), gate_cell(a.gate)});
+  }
+  doc.add(std::move(t));
+  for (const Arm& a : set.arms) {
+    doc.add(Paragraph{fmt::format("{}: fingerprint {}; launch command:", a.display, text_or(a.facts.fingerprint))});
+    doc.add(CodeBlock{text_or(a.facts.launch)});
+  }
+}
+
+}  // namespace servebench::report

@@ -1,0 +1,123 @@
+#include "servebench/report/campaign_set.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "servebench/util/clock.hpp"
+
+namespace servebench::report {
+namespace fs = std::filesystem;
+namespace {
+
+// Qualifiers for runs that share an arm name: campaign names when they tell the runs apart,
+// else directory names, else the run's position.
+std::vector<std::string> qualifiers(const std::vector<RunInput>& runs) {
+  const auto distinct = [&](auto label_of) {
+    std::set<std::string> seen;
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < runs.size(); ++i) out.push_back(label_of(i));
+    for (const auto& q : out) seen.insert(q);
+    return seen.size() == out.size() ? out : std::vector<std::string>{};
+  };
+  if (auto q = distinct([&](std::size_t i) { return runs[i].campaign_name(); }); !q.empty()) return q;
+  auto dir_name = [&](std::size_t i) {
+    const fs::path p = fs::path(runs[i].label).lexically_normal();
+    return (p.has_filename() ? p.filename() : p.parent_path().filename()).string();
+  };
+  if (auto q = distinct(dir_name); !q.empty()) return q;
+  return distinct([](std::size_t i) { return fmt::format("run{}", i + 1); });
+}
+
+void add_arms(CampaignSet& set) {
+  std::map<std::string, int> runs_per_name;
+  for (const auto& run : set.runs) {
+    for (const auto& a : run.arms) ++runs_per_name[a.name];
+  }
+  const auto q = qualifiers(set.runs);
+  for (std::size_t r = 0; r < set.runs.size(); ++r) {
+    for (const auto& a : set.runs[r].arms) {
+      const bool shared = runs_per_name[a.name] > 1;
+      set.arms.push_back({shared ? fmt::format("{}@{}", a.name, q[r]) : a.name, a.name, r, a.facts, a.gate});
+    }
+  }
+}
+
+std::size_t scenario_index(CampaignSet& set, const results::PointRecord& p) {
+  for (std::size_t i = 0; i < set.scenarios.size(); ++i) {
+    const auto& s = set.scenarios[i];
+    if (s.name == p.scenario && s.isl == p.isl && s.osl == p.osl) return i;
+  }
+  set.scenarios.push_back({p.scenario, p.isl, p.osl});
+  return set.scenarios.size() - 1;
+}
+
+std::size_t arm_index(const CampaignSet& set, std::size_t run, const std::string& name) {
+  for (std::size_t i = 0; i < set.arms.size(); ++i) {
+    if (set.arms[i].run == run && set.arms[i].name == name) return i;
+  }
+  SB_CHECK(false && "every ledger arm is listed in its run's arms");
+  return 0;
+}
+
+void track_time(CampaignSet& set, const results::PointRecord& p, util::WallTime& first, util::WallTime& last) {
+  util::WallTime start;
+  if (p.started_at.empty() || !util::parse_utc(p.started_at, start)) return;
+  const double seconds = std::isfinite(p.duration_s) && p.duration_s > 0 ? p.duration_s : 0.0;
+  const auto end = start + std::chrono::duration_cast<util::WallTime::duration>(std::chrono::duration<double>(seconds));
+  if (set.first_start.empty() || start < first) first = start;
+  if (set.last_end.empty() || end > last) last = end;
+  set.first_start = util::format_utc(first);
+  set.last_end = util::format_utc(last);
+}
+
+void add_tool_version(CampaignSet& set, const results::ToolInfo& t) {
+  if (t.version.empty()) return;
+  const std::string v = t.git.empty() ? t.version : fmt::format("{} (git {})", t.version, t.git);
+  if (std::find(set.tool_versions.begin(), set.tool_versions.end(), v) == set.tool_versions.end()) {
+    set.tool_versions.push_back(v);
+  }
+}
+
+}  // namespace
+
+const MeasuredPoint* CampaignSet::find(std::size_t arm, std::size_t scenario, std::int64_t concurrency,
+                                       std::optional<double> rate) const {
+  const auto it = index.find(Key{arm, scenario, concurrency, rate});
+  return it == index.end() ? nullptr : &points[it->second];
+}
+
+std::vector<std::size_t> CampaignSet::arms_of_run(std::size_t run) const {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < arms.size(); ++i) {
+    if (arms[i].run == run) out.push_back(i);
+  }
+  return out;
+}
+
+CampaignSet merge_runs(std::vector<RunInput> runs) {
+  CampaignSet set;
+  set.runs = std::move(runs);
+  add_arms(set);
+  util::WallTime first, last;
+  for (std::size_t r = 0; r < set.runs.size(); ++r) {
+    RunInput& run = set.runs[r];
+    for (auto& issue : run.issues) set.issues.push_back({run.label + "/ledger.jsonl", issue.message});
+    for (auto& p : run.points) {
+      const std::size_t arm = arm_index(set, r, p.arm);
+      MeasuredPoint m{std::move(p), arm, 0};
+      m.scenario = scenario_index(set, m.record);
+      m.record.arm = set.arms[m.arm].display;
+      track_time(set, m.record, first, last);
+      add_tool_version(set, m.record.tool);
+      set.index[CampaignSet::Key{m.arm, m.scenario, m.record.concurrency, m.record.request_rate}] = set.points.size();
+      set.points.push_back(std::move(m));
+    }
+    run.points.clear();
+  }
+  return set;
+}
+
+}  // namespace servebench::report

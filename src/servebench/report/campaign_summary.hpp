@@ -1,0 +1,32 @@
+#pragma once
+// The parts of DIR/campaign.yaml the report shows (DESIGN.md "Campaign file"), read generically
+// with yaml-cpp so the report does not depend on the campaign module. A key the file does not
+// carry is shown as "not recorded"; the file itself is optional.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "servebench/util/result.hpp"
+
+namespace servebench::report {
+
+inline constexpr std::string_view k_not_recorded = "not recorded";
+
+struct CampaignSummary {
+  bool found = false;
+  std::string name, model;
+  // Protocol lines in a fixed order: ("cold cache", "yes"), ("hit threshold", "≤ 0.01"), ...
+  std::vector<std::pair<std::string, std::string>> protocol;
+  // `baseline: {name, ledger}` when present; the path as written (relative to the run directory).
+  std::optional<std::string> baseline_name, baseline_ledger;
+};
+
+// Reads a campaign.yaml; a missing file gives found=false and every protocol line "not recorded".
+// Fails (bad_input, "file:line:col: ...") on YAML syntax errors.
+util::Result<CampaignSummary> read_campaign_summary(const std::filesystem::path& file);
+// The same from YAML text (`name` is used in messages).
+util::Result<CampaignSummary> parse_campaign_summary(const std::string& text, const std::string& name);
+
+}  // namespace servebench::report

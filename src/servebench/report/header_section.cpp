@@ -1,0 +1,95 @@
+// The report header: campaigns, measured span and generation time, tool versions, ledger issues,
+// machine and engine facts, protocol (report_builder.hpp).
+#include <array>
+
+#include <fmt/format.h>
+
+#include "servebench/report/analysis.hpp"
+#include "servebench/report/number_format.hpp"
+#include "servebench/report/report_builder.hpp"
+#include "servebench/util/strings.hpp"
+
+namespace servebench::report {
+namespace {
+
+std::string or_not_recorded(const std::string& s) { return s.empty() ? std::string(k_not_recorded) : s; }
+
+std::string or_not_recorded(const std::optional<std::int64_t>& v) {
+  return v ? format_count(*v) : std::string(k_not_recorded);
+}
+
+std::string status_counts(const CampaignSet& set) {
+  std::array<int, 4> counts{};
+  for (const auto& p : set.points) ++counts[static_cast<std::size_t>(p.record.status)];
+  return fmt::format("{} points: {} ok, {} skipped (structural), {} invalid, {} failed", set.points.size(),
+                     counts[0], counts[2], counts[3], counts[1]);
+}
+
+std::string issue_summary(const CampaignSet& set) {
+  const std::size_t n = set.issues.size();
+  std::vector<std::string> parts;
+  for (const auto& issue : set.issues) {
+    parts.push_back(set.runs.size() > 1 ? fmt::format("{} {}", issue.file, issue.message) : issue.message);
+  }
+  return fmt::format("{} ledger record{} unreadable ({}).", n, n == 1 ? " was" : "s were", util::join(parts, "; "));
+}
+
+std::vector<std::string> overview_items(const CampaignSet& set) {
+  std::vector<std::string> items;
+  for (const auto& run : set.runs) {
+    const std::string model = run.campaign.found ? run.campaign.model : std::string(k_not_recorded);
+    items.push_back(fmt::format("Campaign {}: run directory {}, model {}", run.campaign_name(), run.label, model));
+  }
+  if (set.first_start.empty()) {
+    items.emplace_back("Measured: no record carries a start time");
+  } else {
+    items.push_back(fmt::format("Measured: {} to {} (UTC, from the ledger records)", set.first_start, set.last_end));
+    items.push_back(fmt::format(
+        "Generated as of {}: the end of the last measured point (the report never reads the clock)", set.last_end));
+  }
+  items.push_back(fmt::format("Measured with servebench {}",
+                              set.tool_versions.empty() ? std::string(k_not_recorded) : util::join(set.tool_versions, ", ")));
+  items.push_back(status_counts(set));
+  return items;
+}
+
+Table machine_table(const CampaignSet& set) {
+  Table t{{"arm", "engine", "engine version", "model", "GPUs", "facts captured at"},
+          {Align::left, Align::left, Align::left, Align::left, Align::right, Align::left},
+          {}};
+  for (const auto& a : set.arms) {
+    const auto& f = a.facts;
+    t.rows.push_back({a.display, or_not_recorded(f.engine), or_not_recorded(f.engine_version), or_not_recorded(f.model),
+                      or_not_recorded(f.gpus), or_not_recorded(f.captured_at)});
+  }
+  return t;
+}
+
+Table protocol_table(const CampaignSet& set) {
+  Table t{{"setting"}, {Align::left}, {}};
+  for (const auto& run : set.runs) {
+    t.headers.push_back(set.runs.size() > 1 ? run.campaign_name() : std::string("value"));
+    t.align.push_back(Align::left);
+  }
+  const std::size_t lines = set.runs.empty() ? 0 : set.runs.front().campaign.protocol.size();
+  for (std::size_t i = 0; i < lines; ++i) {
+    std::vector<std::string> row{set.runs.front().campaign.protocol[i].first};
+    for (const auto& run : set.runs) row.push_back(run.campaign.protocol[i].second);
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+
+}  // namespace
+
+void add_header_section(const CampaignSet& set, Document& doc) {
+  doc.add(Heading{2, "Campaign"});
+  doc.add(BulletList{overview_items(set)});
+  if (!set.issues.empty()) doc.add(Paragraph{issue_summary(set)});
+  doc.add(Heading{3, "Machine and engine (server_facts.json)"});
+  doc.add(machine_table(set));
+  doc.add(Heading{3, "Protocol (campaign.yaml)"});
+  doc.add(protocol_table(set));
+}
+
+}  // namespace servebench::report

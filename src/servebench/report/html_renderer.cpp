@@ -1,0 +1,62 @@
+#include "servebench/report/html_renderer.hpp"
+
+#include <fmt/format.h>
+
+namespace servebench::report {
+namespace {
+
+constexpr std::string_view k_style = R"(body{font-family:sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222;line-height:1.4}
+h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}
+table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.85em}
+th,td{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}th{background:#f3f3f3;text-align:left}
+td.r{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+pre{background:#f6f6f6;padding:.6em;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
+figure{margin:1em 0}figcaption{font-size:.85em;color:#555})";
+
+struct Renderer {
+  std::ostream& out;
+  int figures = 0;
+
+  void operator()(const Heading& h) {
+    out << fmt::format("<h{0}>{1}</h{0}>\n", h.level, escape_xml(h.text));
+  }
+  void operator()(const Paragraph& p) { out << "<p>" << escape_xml(p.text) << "</p>\n"; }
+  void operator()(const BulletList& l) {
+    out << "<ul>\n";
+    for (const auto& item : l.items) out << "<li>" << escape_xml(item) << "</li>\n";
+    out << "</ul>\n";
+  }
+  void operator()(const CodeBlock& c) { out << "<pre><code>" << escape_xml(c.text) << "</code></pre>\n"; }
+  void operator()(const Table& t) {
+    out << "<table>\n<thead><tr>";
+    for (const auto& h : t.headers) out << "<th>" << escape_xml(h) << "</th>";
+    out << "</tr></thead>\n<tbody>\n";
+    for (const auto& row : t.rows) {
+      out << "<tr>";
+      for (std::size_t i = 0; i < row.size(); ++i) {
+        out << (t.align[i] == Align::right ? "<td class=\"r\">" : "<td>") << escape_xml(row[i]) << "</td>";
+      }
+      out << "</tr>\n";
+    }
+    out << "</tbody>\n</table>\n";
+  }
+  void operator()(const Figure& f) {
+    out << "<figure>\n";
+    render_svg(f.chart, out);
+    out << "<figcaption>Figure " << ++figures << ": " << escape_xml(f.chart.title) << "</figcaption>\n</figure>\n";
+  }
+};
+
+}  // namespace
+
+void render_html(const Document& doc, std::ostream& out) {
+  out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  out << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  out << "<title>" << escape_xml(doc.title) << "</title>\n<style>\n" << k_style << "\n</style>\n</head>\n<body>\n";
+  out << "<h1>" << escape_xml(doc.title) << "</h1>\n";
+  Renderer r{out};
+  for (const auto& block : doc.blocks) std::visit(r, block);
+  out << "</body>\n</html>\n";
+}
+
+}  // namespace servebench::report

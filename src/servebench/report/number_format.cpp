@@ -1,0 +1,61 @@
+#include "servebench/report/number_format.hpp"
+
+#include <cmath>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace servebench::report {
+namespace {
+
+std::string group_thousands(std::string_view digits) {
+  std::string out;
+  const std::size_t n = digits.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i > 0 && (n - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string format_fixed(double v, int decimals) {
+  if (!std::isfinite(v)) return std::string(k_missing);
+  const double scale = std::pow(10.0, decimals);
+  // std::round rounds half away from zero; formatting the rounded value with the same number of
+  // decimals then only prints it (no second rounding can move a digit).
+  const double rounded = std::round(std::fabs(v) * scale) / scale;
+  const std::string text = fmt::format("{:.{}f}", rounded, decimals);
+  const auto dot = text.find('.');
+  std::string out = group_thousands(std::string_view(text).substr(0, dot));
+  if (dot != std::string::npos) out += text.substr(dot);
+  const bool negative = v < 0 && rounded != 0;
+  return negative ? "-" + out : out;
+}
+
+std::string format_tok_per_s(double v) {
+  if (!std::isfinite(v)) return std::string(k_missing);
+  // Decide on the rounded value, so 99.96 shows as "100" rather than "100.0".
+  const double a = std::fabs(v);
+  if (std::round(a * 1000.0) / 1000.0 < 1.0) return format_fixed(v, 3);
+  return std::round(a * 10.0) / 10.0 < 100.0 ? format_fixed(v, 1) : format_fixed(v, 0);
+}
+
+std::string format_ms(double v) { return format_fixed(v, 1); }
+
+std::string format_ratio(double v) {
+  if (!std::isfinite(v)) return std::string(k_missing);
+  return format_fixed(v, 2) + "×";
+}
+
+std::string format_rate(double v) { return format_fixed(v, 4); }
+
+std::string format_accept(double v) { return format_fixed(v, 2); }
+
+std::string format_count(std::int64_t v) {
+  const std::string digits = fmt::format("{}", v < 0 ? -v : v);
+  return (v < 0 ? "-" : "") + group_thousands(digits);
+}
+
+}  // namespace servebench::report

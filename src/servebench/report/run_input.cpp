@@ -1,0 +1,70 @@
+#include "servebench/report/run_input.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace servebench::report {
+namespace fs = std::filesystem;
+namespace {
+
+std::vector<std::string> arm_names(const RunInput& run, const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& p : run.points) {
+    if (std::find(names.begin(), names.end(), p.arm) == names.end()) names.push_back(p.arm);
+  }
+  std::set<std::string> extra;  // sorted, so the order does not depend on the filesystem
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir / "arms", ec)) {
+    if (entry.is_directory()) extra.insert(entry.path().filename().string());
+  }
+  for (const auto& name : extra) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  return names;
+}
+
+util::Result<ArmInput> read_arm(const fs::path& dir, const std::string& name) {
+  ArmInput arm{name, {}, {}};
+  auto facts = read_server_facts(dir / "arms" / name / "server_facts.json");
+  if (!facts) return std::unexpected(facts.error());
+  arm.facts = std::move(*facts);
+  auto gate = read_gate(dir / "arms" / name / "gate.json");
+  if (!gate) return std::unexpected(gate.error());
+  arm.gate = std::move(*gate);
+  return arm;
+}
+
+}  // namespace
+
+std::string RunInput::campaign_name() const {
+  if (campaign.found && campaign.name != k_not_recorded && !campaign.name.empty()) return campaign.name;
+  if (!points.empty() && !points.front().campaign.empty()) return points.front().campaign;
+  return label;
+}
+
+util::Result<RunInput> read_run_input(const fs::path& dir) {
+  if (!fs::is_directory(dir)) return util::failf(util::ErrorKind::bad_input, "{}: not a run directory", dir.string());
+  const fs::path ledger_path = dir / "ledger.jsonl";
+  if (!fs::exists(ledger_path)) {
+    return util::failf(util::ErrorKind::bad_input, "{}: no ledger.jsonl in the run directory", ledger_path.string());
+  }
+  auto ledger = results::read_ledger(ledger_path);
+  if (!ledger) return std::unexpected(util::with_context(ledger.error(), ledger_path.string()));
+  RunInput run;
+  run.label = dir.string();
+  run.points = ledger->latest();
+  run.issues = std::move(ledger->issues);
+  auto campaign = read_campaign_summary(dir / "campaign.yaml");
+  if (!campaign) return std::unexpected(campaign.error());
+  run.campaign = std::move(*campaign);
+  for (const auto& name : arm_names(run, dir)) {
+    auto arm = read_arm(dir, name);
+    if (!arm) return std::unexpected(arm.error());
+    run.arms.push_back(std::move(*arm));
+  }
+  return run;
+}
+
+}  // namespace servebench::report

@@ -1,0 +1,37 @@
+#pragma once
+// One run directory as the report reads it (docs/formats.md "Run directory"): the ledger resolved
+// to its latest record per point, the campaign summary, and the facts and gate of every arm.
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "servebench/report/arm_facts.hpp"
+#include "servebench/report/campaign_summary.hpp"
+#include "servebench/results/ledger.hpp"
+#include "servebench/results/point.hpp"
+#include "servebench/util/result.hpp"
+
+namespace servebench::report {
+
+struct ArmInput {
+  std::string name;  // as written in the ledger
+  ServerFacts facts;
+  GateResult gate;
+};
+
+struct RunInput {
+  std::string label;  // the directory as given on the command line
+  CampaignSummary campaign;
+  std::vector<results::PointRecord> points;    // last record per point, in first-seen order
+  std::vector<results::LedgerIssue> issues;    // unreadable ledger lines
+  std::vector<ArmInput> arms;                  // ledger order, then arms/ directories not in the ledger
+  std::string campaign_name() const;           // campaign.yaml name, else the ledger's, else the label
+};
+
+// Reads DIR/ledger.jsonl (required), DIR/campaign.yaml and DIR/arms/*/{server_facts,gate}.json
+// (optional). Fails (bad_input, naming the file) when the directory or its ledger is missing or a
+// file exists but cannot be parsed; unreadable ledger lines are issues, not failures.
+util::Result<RunInput> read_run_input(const std::filesystem::path& dir);
+
+}  // namespace servebench::report

@@ -1,0 +1,48 @@
+#pragma once
+// Line/scatter charts as inline SVG: no scripts, no external fonts or assets. Axes carry units and
+// tick labels; the x axis is linear or log₂ (concurrency); every series has its own color and
+// marker shape (by `style`, so an arm looks the same in every chart) and a legend entry.
+#include <cstddef>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace servebench::report {
+
+enum class AxisScale { linear, log2 };
+
+struct ChartPoint {
+  double x = 0, y = 0;
+  std::string label;  // hover text, e.g. "e7b C=8: 412 tok/s"
+};
+
+enum class SeriesLine {
+  through_points,  // a line through every point in x order
+  frontier,        // markers for every point, the line only through `frontier` (Pareto)
+};
+
+struct ChartSeries {
+  std::string name;
+  std::size_t style = 0;  // color and marker index (the arm's index)
+  SeriesLine line = SeriesLine::through_points;
+  std::vector<ChartPoint> points;
+  std::vector<ChartPoint> frontier;
+};
+
+struct ChartSpec {
+  std::string id;     // unique in the page, [a-z0-9-]
+  std::string title;  // "16k-512: output tok/s vs concurrency"
+  std::string x_label, y_label;  // with units: "concurrency (requests, log₂ scale)", "output tok/s"
+  AxisScale x_scale = AxisScale::linear;
+  std::vector<ChartSeries> series;
+};
+
+// True when at least one series has a point with finite coordinates (x > 0 on a log₂ axis).
+bool has_plottable_points(const ChartSpec& chart);
+// Writes one <svg> element. SB_CHECKs has_plottable_points: callers never emit an empty chart.
+void render_svg(const ChartSpec& chart, std::ostream& out);
+// Escapes &, <, >, " and ' for XML/HTML text and attributes.
+std::string escape_xml(std::string_view text);
+
+}  // namespace servebench::report
