@@ -1,0 +1,234 @@
+#include "servebench/load/phase.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+
+#include "servebench/http/event_loop.hpp"
+#include "servebench/http/stream_client.hpp"
+#include "servebench/load/metrics.hpp"
+
+namespace servebench::load {
+namespace {
+
+// The concurrency cap, shared by every loop: admits due requests or queues them in order, and
+// hands a queued request to whichever loop just finished one. Touched once per request, never per
+// chunk.
+class Admission {
+ public:
+  explicit Admission(std::optional<std::int64_t> cap) : m_cap(cap) {}
+  bool admit(std::uint32_t i) {
+    std::lock_guard lock(m_mutex);
+    if (!m_cap || m_in_flight < *m_cap) {
+      ++m_in_flight;
+      return true;
+    }
+    m_waiting.push_back(i);
+    return false;
+  }
+  // A request ended: the next queued request takes its place (still counted in flight), if any.
+  std::optional<std::uint32_t> release() {
+    std::lock_guard lock(m_mutex);
+    if (!m_waiting.empty()) {
+      const std::uint32_t next = m_waiting.front();
+      m_waiting.pop_front();
+      return next;
+    }
+    --m_in_flight;
+    return std::nullopt;
+  }
+
+ private:
+  std::mutex m_mutex;
+  std::optional<std::int64_t> m_cap;
+  std::int64_t m_in_flight = 0;
+  std::deque<std::uint32_t> m_waiting;
+};
+
+struct Shared;
+
+// One event-loop thread: its client, its sinks, its recorder.
+struct Worker {
+  Shared& shared;
+  http::EventLoop loop;
+  std::unique_ptr<http::StreamClient> client;
+  ThreadRecorder recorder;
+  std::vector<std::unique_ptr<RequestSink>> sinks;  // every sink this worker made
+  std::vector<RequestSink*> idle;
+  std::uint64_t connections_opened = 0;
+
+  explicit Worker(Shared& s) : shared(s) {}
+  RequestSink& take_sink();
+  void start_request(std::uint32_t i, util::TimePoint released);
+  void finished(RequestSink& sink);
+};
+
+struct Shared {
+  PhaseSpec spec;
+  util::TimePoint origin;
+  std::vector<RequestRecord> records;
+  Admission admission;
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::mutex done_mutex;
+  std::condition_variable done_cv;
+  std::int64_t done = 0;
+  std::atomic<std::int64_t> running{0}, failed{0}, output_tokens{0};
+
+  explicit Shared(PhaseSpec s) : spec(std::move(s)), admission(spec.max_concurrency) {}
+  // A request became due on `worker`'s loop.
+  void due(Worker& worker, std::uint32_t i) {
+    const util::TimePoint now = spec.clock->now();
+    if (admission.admit(i)) worker.start_request(i, now);
+  }
+};
+
+RequestSink& Worker::take_sink() {
+  if (idle.empty()) {
+    const Streaming mode = shared.spec.streaming;
+    sinks.push_back(std::make_unique<RequestSink>(recorder, *shared.spec.clock, shared.origin, mode,
+                                                  [this](RequestSink& s) { finished(s); }));
+    return *sinks.back();
+  }
+  RequestSink* s = idle.back();
+  idle.pop_back();
+  return *s;
+}
+
+void Worker::start_request(std::uint32_t i, util::TimePoint released) {
+  RequestRecord& r = shared.records[i];
+  r.released = released - shared.origin;
+  if (!shared.spec.schedule.open_loop) r.intended = r.released;
+  RequestSink& sink = take_sink();
+  sink.begin(r);
+  http::Request request;
+  request.method = http::Method::post;
+  request.target = shared.spec.target;
+  request.body = std::move(shared.spec.requests[i].body);
+  request.headers = shared.spec.headers;
+  shared.running.fetch_add(1, std::memory_order_relaxed);
+  r.sent = shared.spec.clock->now() - shared.origin;
+  client->start(std::move(request), sink, shared.spec.timeout);
+}
+
+void Worker::finished(RequestSink& sink) {
+  const RequestRecord& r = sink.record();
+  shared.running.fetch_sub(1, std::memory_order_relaxed);
+  if (!r.ok()) shared.failed.fetch_add(1, std::memory_order_relaxed);
+  shared.output_tokens.fetch_add(r.ok() ? r.output_tokens() : 0, std::memory_order_relaxed);
+  // The next queued request starts here, on this loop, before this sink returns to the pool, so a
+  // sink is never restarted from inside its own on_done.
+  if (const auto next = shared.admission.release()) start_request(*next, shared.spec.clock->now());
+  idle.push_back(&sink);
+  std::lock_guard lock(shared.done_mutex);
+  if (++shared.done == static_cast<std::int64_t>(shared.records.size())) shared.done_cv.notify_all();
+}
+
+void init_records(Shared& s) {
+  s.records.resize(s.spec.requests.size());
+  for (std::size_t i = 0; i < s.records.size(); ++i) {
+    RequestRecord& r = s.records[i];
+    r.index = static_cast<std::uint32_t>(i);
+    r.intended = s.spec.schedule.offsets[i];
+    r.input_tokens_planned = s.spec.requests[i].input_tokens_planned;
+    r.output_tokens_requested = s.spec.requests[i].output_tokens_requested;
+  }
+}
+
+// Room for every token chunk this worker is likely to see, so recording does not reallocate.
+std::size_t expected_chunks(const PhaseSpec& spec) {
+  std::int64_t tokens = 0;
+  for (const PreparedRequest& p : spec.requests) tokens += p.output_tokens_requested;
+  return static_cast<std::size_t>(tokens / std::max(1, spec.threads) * 5 / 4 + 1024);
+}
+
+util::Result<void> start_workers(Shared& s) {
+  const std::size_t reserve = expected_chunks(s.spec);
+  for (int t = 0; t < std::max(1, s.spec.threads); ++t) {
+    auto w = std::make_unique<Worker>(s);
+    auto client = http::StreamClient::create(w->loop, s.spec.url);
+    if (!client) return std::unexpected(client.error());
+    w->client = std::move(*client);
+    w->recorder.chunks.reserve(reserve);
+    w->loop.start();
+    s.workers.push_back(std::move(w));
+  }
+  return {};
+}
+
+void schedule_requests(Shared& s) {
+  const std::size_t n = s.workers.size();
+  for (std::uint32_t i = 0; i < s.records.size(); ++i) {
+    Worker& w = *s.workers[i % n];
+    if (s.spec.schedule.open_loop) {
+      w.loop.post_at(s.origin + s.spec.schedule.offsets[i], [&s, &w, i] { s.due(w, i); });
+    } else {
+      w.loop.post([&s, &w, i] { s.due(w, i); });
+    }
+  }
+}
+
+void wait_for_all(Shared& s) {
+  std::unique_lock lock(s.done_mutex);
+  const auto total = static_cast<std::int64_t>(s.records.size());
+  while (s.done < total) {
+    s.done_cv.wait_for(lock, s.spec.progress_interval, [&] { return s.done == total; });
+    if (s.spec.on_progress) {
+      PhaseProgress p{s.done, total, s.running.load(), s.failed.load(), s.output_tokens.load(),
+                      s.spec.clock->now() - s.origin};
+      lock.unlock();
+      s.spec.on_progress(p);
+      lock.lock();
+    }
+  }
+}
+
+PhaseResult collect(Shared& s) {
+  PhaseResult out;
+  out.origin = s.origin;
+  std::size_t total = 0;
+  for (const auto& w : s.workers) total += w->recorder.chunks.size();
+  out.chunks.reserve(total);
+  for (auto& w : s.workers) {
+    out.chunks.insert(out.chunks.end(), w->recorder.chunks.begin(), w->recorder.chunks.end());
+    out.lags.merge(w->recorder.lags);
+    out.connections_opened += w->connections_opened;
+  }
+  sort_chunks(out.chunks);
+  for (const RequestRecord& r : s.records) out.span = std::max(out.span, r.done);
+  out.records = std::move(s.records);
+  return out;
+}
+
+void stop_workers(Shared& s) {
+  for (auto& w : s.workers) w->loop.stop();
+  for (auto& w : s.workers) {
+    if (!w->client) continue;
+    w->connections_opened = w->client->connections_opened();
+    w->client.reset();  // after its loop stopped, as StreamClient requires
+  }
+}
+
+}  // namespace
+
+util::Result<PhaseResult> run_phase(PhaseSpec spec) {
+  SB_CHECK(spec.schedule.offsets.size() == spec.requests.size());
+  auto shared = std::make_unique<Shared>(std::move(spec));
+  Shared& s = *shared;
+  init_records(s);
+  if (auto ok = start_workers(s); !ok) {
+    stop_workers(s);
+    return std::unexpected(ok.error());
+  }
+  s.origin = s.spec.clock->now();
+  if (!s.records.empty()) {
+    schedule_requests(s);
+    wait_for_all(s);
+  }
+  stop_workers(s);
+  return collect(s);
+}
+
+}  // namespace servebench::load

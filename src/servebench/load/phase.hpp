@@ -1,0 +1,60 @@
+#pragma once
+// One phase of a run (warmup or measured): prepared requests sent on N event-loop threads under an
+// arrival schedule and a concurrency cap, each response followed by a RequestSink. Keep-alive
+// connections are pooled per thread; per-thread recorders are merged after the loops stop.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "servebench/http/url.hpp"
+#include "servebench/load/client_health.hpp"
+#include "servebench/load/request_record.hpp"
+#include "servebench/load/request_sink.hpp"
+#include "servebench/load/schedule.hpp"
+#include "servebench/util/clock.hpp"
+#include "servebench/util/result.hpp"
+
+namespace servebench::load {
+
+struct PreparedRequest {
+  std::string body;  // the JSON body, built before the phase so sending costs no serialization
+  std::int64_t input_tokens_planned = 0, output_tokens_requested = 0;
+};
+
+struct PhaseProgress {
+  std::int64_t done = 0, total = 0, running = 0, failed = 0, output_tokens = 0;
+  util::Nanos elapsed{0};
+};
+
+struct PhaseSpec {
+  http::Url url;
+  std::string target;  // route path, e.g. "/v1/completions"
+  std::vector<std::pair<std::string, std::string>> headers;  // e.g. Authorization
+  Streaming streaming = Streaming::sse;
+  std::vector<PreparedRequest> requests;
+  Schedule schedule;                         // one offset per request
+  std::optional<std::int64_t> max_concurrency{};  // nullopt: no cap
+  int threads = 1;
+  util::Nanos timeout{0};                    // per request; zero: none
+  const util::Clock* clock = &util::steady_clock();
+  std::function<void(const PhaseProgress&)> on_progress{};  // called from the calling thread
+  util::Nanos progress_interval = std::chrono::milliseconds(250);
+};
+
+struct PhaseResult {
+  std::vector<RequestRecord> records;  // index order
+  std::vector<ChunkMark> chunks;       // sorted (sort_chunks)
+  LagHistograms lags;
+  util::TimePoint origin{};            // the phase's time zero
+  util::Nanos span{0};                 // origin → last response end
+  std::uint64_t connections_opened = 0;
+};
+
+// Runs the phase to completion (every request ends: done, failed or timed out). Fails only when
+// the client cannot be set up (the host does not resolve: ErrorKind::unreachable).
+util::Result<PhaseResult> run_phase(PhaseSpec spec);
+
+}  // namespace servebench::load
