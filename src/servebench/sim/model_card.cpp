@@ -68,6 +68,7 @@ std::string inconsistency(const ModelCard& m) {
   if (m.mlp.dense_layers < 0 || m.mlp.dense_layers > m.layers) return "dense_layers must be in [0, layers]";
   if (m.tokens.eos < 0 || m.tokens.eos >= m.vocab_size) return "tokens.eos must be a vocabulary id";
   if (m.tokens.special_start <= 0 || m.tokens.special_start > m.vocab_size) return "tokens.special_start out of range";
+  if (m.tokens.special_start < 65536) return "the simulator's tokenizer needs tokens.special_start >= 65536";
   if (m.context_length <= 0) return "context_length must be > 0";
   if (m.draft && m.draft->kind != DraftKind::mtp && (m.draft->kv_heads <= 0 || m.draft->head_dim <= 0))
     return "an eagle draft needs kv_heads and head_dim";

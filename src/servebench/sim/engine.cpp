@@ -1,0 +1,267 @@
+// Engine: requests in and out, the step loop, and what happens when a micro-batch completes.
+#include "servebench/sim/engine.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "servebench/sim/speculative.hpp"
+
+namespace servebench::sim {
+namespace {
+
+constexpr std::int64_t k_seq_reserve_cap = 1 << 16;  // output tokens reserved up front per request
+
+}  // namespace
+
+Engine::Engine(Deployment deployment)
+    : m_d(std::move(deployment)),
+      m_perf(m_d),
+      m_tokenizer(Tokenizer::for_model(m_d.model)),
+      m_cache(m_d.config.page_size, m_d.memory.host_pool_tokens),
+      m_radix(!m_d.config.disable_radix_cache),
+      m_slots(static_cast<std::size_t>(m_d.config.pp_size)),
+      m_stage_free(static_cast<std::size_t>(m_d.config.pp_size)),
+      m_new_token_ratio(m_d.config.init_new_token_ratio) {
+  m_counters.max_total_num_tokens = m_d.memory.max_total_num_tokens;
+}
+
+util::Result<RequestId> Engine::submit(SimRequest request) {
+  const auto prompt = static_cast<std::int64_t>(request.prompt.size());
+  const std::int64_t max_tokens = request.sampling.max_tokens;
+  if (prompt == 0) return util::fail(util::ErrorKind::bad_input, "the prompt is empty");
+  if (max_tokens < 1) return util::fail(util::ErrorKind::bad_input, "max_tokens must be >= 1");
+  if (prompt + max_tokens > m_d.context_length) {
+    return util::failf(util::ErrorKind::bad_input,
+                       "Requested token count exceeds the model's maximum context length of {} tokens. You requested "
+                       "a total of {} tokens: {} tokens from the input messages and {} tokens for the completion. "
+                       "Please reduce the number of tokens in the input messages or the completion to fit within the "
+                       "limit.",
+                       m_d.context_length, prompt + max_tokens, prompt, max_tokens);
+  }
+  if (prompt > m_d.max_req_input_len) {
+    return util::failf(util::ErrorKind::bad_input, "input length {} exceeds the maximum allowed length {}", prompt,
+                       m_d.max_req_input_len);
+  }
+  for (std::int32_t id : request.prompt) {
+    if (id < 0 || id >= m_tokenizer.vocab_size())
+      return util::failf(util::ErrorKind::bad_input, "token id {} is outside the vocabulary", id);
+  }
+  std::int32_t r;
+  if (!m_free_requests.empty()) {
+    r = m_free_requests.back();
+    m_free_requests.pop_back();
+  } else {
+    r = static_cast<std::int32_t>(m_requests.size());
+    m_requests.emplace_back();
+  }
+  Request& q = m_requests[static_cast<std::size_t>(r)];
+  q = Request{};
+  q.id = m_next_id++;
+  q.phase = Phase::waiting;
+  q.sampling = std::move(request.sampling);
+  q.seq = std::move(request.prompt);
+  q.seq.reserve(static_cast<std::size_t>(prompt + std::min(max_tokens, k_seq_reserve_cap)));
+  q.prompt_len = prompt;
+  q.fill_target = prompt;
+  q.plan.emplace(m_tokenizer, hash_prompt(q.seq), q.sampling, mix64(m_d.config.sim_seed, q.id),
+                 m_d.config.sim_eos_probability);
+  q.spec_rng = SeededRng(mix64(m_d.config.sim_seed ^ 0x73706563ULL, q.id));
+  q.meta.id = q.id;
+  q.meta.prompt_tokens = prompt;
+  q.meta.arrival = m_now;
+  m_by_id.emplace(q.id, r);
+  m_waiting.push_back(r);
+  return q.id;
+}
+
+bool Engine::cancel(RequestId id) {
+  const auto it = m_by_id.find(id);
+  if (it == m_by_id.end()) return false;
+  const std::int32_t r = it->second;
+  Request& q = m_requests[static_cast<std::size_t>(r)];
+  if (q.phase == Phase::waiting) {
+    m_waiting.erase(std::find(m_waiting.begin(), m_waiting.end(), r));
+  } else {
+    auto& list = m_slots[static_cast<std::size_t>(q.slot)];
+    list.erase(std::find(list.begin(), list.end(), r));
+    m_running -= 1;
+    release_kv(q);
+  }
+  q.phase = Phase::done;
+  q.meta.finish = FinishReason::abort;
+  m_by_id.erase(it);
+  m_release_next_step.push_back(r);
+  return true;
+}
+
+bool Engine::flush_cache() {
+  if (!idle()) return false;
+  m_cache.flush(m_d.config.flush_keeps_host_tier ? FlushScope::device_only : FlushScope::everything);
+  return true;
+}
+
+bool Engine::idle() const { return m_waiting.empty() && m_running == 0 && m_in_flight.empty(); }
+
+void Engine::advance_to(VirtualTime t) {
+  if (t <= m_now) return;
+  m_now = t;
+  for (auto& s : m_stage_free) s = std::max(s, t);
+}
+
+bool Engine::slot_busy(int slot) const {
+  return std::any_of(m_in_flight.begin(), m_in_flight.end(), [slot](const InFlight& f) { return f.slot == slot; });
+}
+
+StepResult Engine::step() {
+  for (std::int32_t r : m_release_next_step) {
+    m_requests[static_cast<std::size_t>(r)].seq = {};
+    m_free_requests.push_back(r);
+  }
+  m_release_next_step.clear();
+  m_events.clear();
+  m_logs.clear();
+  const VirtualTime start = m_now;
+  const int slots = m_d.config.pp_size;
+  // Launch micro-batches until the earliest one in flight completes; return with its tokens.
+  for (int launches = 0; launches <= slots; ++launches) {
+    const VirtualTime at = std::max(m_now, m_stage_free[0]);
+    const auto first = std::min_element(m_in_flight.begin(), m_in_flight.end(),
+                                         [](const InFlight& a, const InFlight& b) { return a.done < b.done; });
+    if (first != m_in_flight.end() && first->done <= at) {
+      complete(static_cast<std::size_t>(first - m_in_flight.begin()));
+      break;
+    }
+    bool launched = false;
+    for (int k = 0; k < slots && !launched; ++k) {
+      const int s = (m_next_slot + k) % slots;
+      if (slot_busy(s) || !launch(s, at)) continue;
+      m_now = at;
+      m_next_slot = (s + 1) % slots;
+      launched = true;
+    }
+    if (launched) continue;
+    if (first != m_in_flight.end()) complete(static_cast<std::size_t>(first - m_in_flight.begin()));
+    break;
+  }
+  return {m_now - start, m_events, m_logs};
+}
+
+void Engine::complete(std::size_t index) {
+  const InFlight f = m_in_flight[index];
+  m_in_flight.erase(m_in_flight.begin() + static_cast<std::ptrdiff_t>(index));
+  m_now = std::max(m_now, f.done);
+  auto& list = m_slots[static_cast<std::size_t>(f.slot)];
+  const std::vector<std::int32_t> members = list;  // finishing edits `list`
+  for (std::int32_t r : members) {
+    Request& q = m_requests[static_cast<std::size_t>(r)];
+    if (q.chunk > 0) {
+      q.filled += q.chunk;
+      q.chunk = 0;
+      if (q.filled == q.fill_target) finish_prefill(q, r);
+    } else if (q.query_tokens > 0) {
+      const int drawn = q.draft_steps > 0 ? tokens_per_verify(m_d.spec.accept_rates, q.draft_steps, q.spec_rng) : 1;
+      emit(q, r, drawn);
+    }
+  }
+}
+
+void Engine::finish_prefill(Request& q, std::int32_t r) {
+  q.phase = Phase::decode;
+  if (m_radix) {
+    const auto ins = m_cache.insert(std::span(q.seq.data(), static_cast<std::size_t>(q.fill_target)));
+    m_cache.lock(ins.node);
+    if (q.node != 0) m_cache.unlock(q.node);
+    q.node = ins.node;
+    const std::int64_t keep = std::max<std::int64_t>(q.fill_target - ins.length, 0);
+    m_private_tokens -= q.private_kv - keep;
+    q.private_kv = keep;
+  }
+  emit(q, r, 1);
+}
+
+void Engine::emit(Request& q, std::int32_t r, int drawn) {
+  const std::size_t from = q.seq.size();
+  const bool verify = q.query_tokens > 0;
+  FinishReason why = FinishReason::none;
+  for (int k = 0; k < drawn && why == FinishReason::none; ++k) {
+    const std::int64_t i = q.outputs();
+    q.seq.push_back(q.plan->token(i));
+    why = q.plan->finish_after(i);
+  }
+  const auto n = static_cast<std::int64_t>(q.seq.size() - from);
+  if (verify) {  // return the speculative slots that were not accepted
+    const std::int64_t unused = std::max<std::int64_t>(q.query_tokens - n, 0);
+    q.private_kv -= unused;
+    m_private_tokens -= unused;
+    q.query_tokens = 0;
+    if (m_d.spec.enabled) {
+      q.meta.spec_verify_ct += 1;
+      m_counters.spec_verify_steps_total += 1;
+      m_counters.spec_accepted_tokens_total += n - 1;
+    }
+  }
+  m_counters.generation_tokens_total += n;
+  m_generated_since_log += n;
+  const bool first = from == static_cast<std::size_t>(q.prompt_len);
+  if (first) q.meta.first_token = m_now;
+  q.meta.completion_tokens = q.outputs();
+  if (why != FinishReason::none) finish(q, r, why);
+  m_events.push_back({q.id, std::span<const std::int32_t>(q.seq.data() + from, static_cast<std::size_t>(n)), first,
+                      why, meta_of(q)});
+}
+
+void Engine::finish(Request& q, std::int32_t r, FinishReason why) {
+  q.meta.finish = why;
+  q.meta.finished = m_now;
+  if (m_radix && q.seq.size() > 1) {  // SGLang caches the finished sequence (the last token has no KV yet)
+    const auto ins = m_cache.insert(std::span(q.seq.data(), q.seq.size() - 1));
+    m_cache.lock(ins.node);
+    if (q.node != 0) m_cache.unlock(q.node);
+    q.node = ins.node;
+  }
+  release_kv(q);
+  auto& list = m_slots[static_cast<std::size_t>(q.slot)];
+  list.erase(std::find(list.begin(), list.end(), r));
+  m_running -= 1;
+  q.phase = Phase::done;
+  m_counters.prompt_tokens_total += q.prompt_len;
+  m_counters.cached_device_tokens_total += q.meta.cached_device;
+  m_counters.cached_host_tokens_total += q.meta.cached_host;
+  m_counters.cached_tokens_total += q.meta.cached_tokens();
+  m_counters.requests_finished_total += 1;
+  m_by_id.erase(q.id);
+  m_release_next_step.push_back(r);
+}
+
+void Engine::release_kv(Request& q) {
+  m_private_tokens -= q.private_kv;
+  q.private_kv = 0;
+  q.chunk = 0;
+  q.query_tokens = 0;
+  if (q.node != 0) m_cache.unlock(q.node);
+  q.node = 0;
+}
+
+std::int64_t Engine::used_tokens() const { return m_cache.device_tokens() + m_private_tokens; }
+
+std::int64_t Engine::available_tokens() const { return m_d.memory.max_total_num_tokens - used_tokens(); }
+
+RequestMeta Engine::meta_of(const Request& q) const { return q.meta; }
+
+std::optional<RequestMeta> Engine::meta(RequestId id) const {
+  const auto it = m_by_id.find(id);
+  if (it == m_by_id.end()) return std::nullopt;
+  return m_requests[static_cast<std::size_t>(it->second)].meta;
+}
+
+EngineCounters Engine::counters() const {
+  EngineCounters c = m_counters;
+  c.running = m_running;
+  c.queued = static_cast<std::int64_t>(m_waiting.size());
+  c.used_tokens = used_tokens();
+  c.token_usage = static_cast<double>(c.used_tokens) / static_cast<double>(c.max_total_num_tokens);
+  return c;
+}
+
+}  // namespace servebench::sim

@@ -1,0 +1,48 @@
+#pragma once
+// The simulator's deterministic tokenizer (served on /tokenize and /detokenize). Scheme, in order of
+// the non-special ids: 256 byte tokens; " " + 1-3 lowercase letters; 2-3 lowercase letters;
+// " " + a capital + 0-2 lowercase letters; a table of common English words (" about", " model", ...);
+// every remaining id is a synthetic word. Encoding is greedy longest match (table words first), so
+// detokenize(tokenize(x)) == x for any byte string and English averages ~3.5 characters per token.
+// Special ids (BOS, EOS, ids >= special_start) come from the model card. Pure and thread-safe.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "servebench/sim/model_card.hpp"
+#include "servebench/util/result.hpp"
+
+namespace servebench::sim {
+
+enum class SpecialTokens { skip, render };  // detokenize: drop special ids, or write "<|special:ID|>"
+
+class Tokenizer {
+ public:
+  Tokenizer(std::int64_t vocab_size, TokenIds specials);
+  static Tokenizer for_model(const ModelCard& m) { return Tokenizer(m.vocab_size, m.tokens); }
+
+  std::vector<std::int32_t> encode(std::string_view text) const;
+  // Appends to `out` (no allocation beyond its growth); fails on an id outside the vocabulary.
+  util::Result<void> decode_into(std::span<const std::int32_t> ids, SpecialTokens mode, std::string& out) const;
+  util::Result<std::string> decode(std::span<const std::int32_t> ids, SpecialTokens mode) const;
+
+  bool is_special(std::int32_t id) const;
+  // A word-like (space-led) id chosen by `h`; used for generated text. Never special.
+  std::int32_t word_id(std::uint64_t h) const;
+  std::int64_t vocab_size() const { return m_vocab; }
+  TokenIds specials() const { return m_specials; }
+
+ private:
+  std::int32_t id_of(std::int64_t normal_index) const;  // normal index -> vocabulary id (skips specials)
+  std::int64_t normal_index(std::int32_t id) const;
+  void append_piece(std::int64_t normal_index, std::string& out) const;
+
+  std::int64_t m_vocab;
+  TokenIds m_specials;
+  std::vector<std::int32_t> m_low_specials;  // special ids below special_start, ascending
+  std::int64_t m_normal_count = 0;
+};
+
+}  // namespace servebench::sim
