@@ -69,7 +69,7 @@ TEST(Catalog, UnknownKeyNamesLineAndColumn) {
   auto c = parse_with("  - match: {hw: h100, quant: fp8}\n", "  - match: {hw: h100, quant: fp8}\n    nnode: 2\n");
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().kind, servebench::util::ErrorKind::bad_input);
-  EXPECT_TRUE(c.error().message.starts_with("mini.yaml:48:5: unknown key 'nnode' in cell")) << c.error().message;
+  EXPECT_TRUE(c.error().message.starts_with("mini.yaml:49:5: unknown key 'nnode' in cell")) << c.error().message;
 }
 
 TEST(Catalog, MalformedYamlNamesPosition) {
