@@ -45,10 +45,30 @@ constexpr std::array<KeyName, 38> k_keys{{
     {"code", Key::code}, {"object", Key::object}, {"output_ids", Key::output_ids}, {"sb_emit_ns", Key::sb_emit_ns},
 }};
 
-// The length is compared first, so most table entries are rejected by one integer compare.
+// Keys bucketed by length (built at compile time): a lookup compares only same-length names.
+constexpr std::size_t k_max_key = 24, k_bucket_size = 8;
+struct KeyBuckets {
+  std::array<std::array<KeyName, k_bucket_size>, k_max_key + 1> names{};
+  std::array<std::uint8_t, k_max_key + 1> count{};
+};
+constexpr KeyBuckets make_buckets() {
+  KeyBuckets b;
+  for (const auto& k : k_keys) b.names[k.name.size()][b.count[k.name.size()]++] = k;
+  return b;
+}
+constexpr KeyBuckets k_buckets = make_buckets();
+static_assert([] {
+  for (auto c : k_buckets.count) {
+    if (c > k_bucket_size) return false;
+  }
+  return true;
+}());
+
 Key lookup(std::string_view s) {
-  for (const auto& k : k_keys) {
-    if (k.name.size() == s.size() && k.name == s) return k.key;
+  if (s.size() > k_max_key) return Key::other;
+  const auto& bucket = k_buckets.names[s.size()];
+  for (std::uint8_t i = 0; i < k_buckets.count[s.size()]; ++i) {
+    if (bucket[i].name == s) return bucket[i].key;
   }
   return Key::other;
 }
@@ -75,7 +95,10 @@ struct Handler {
   std::size_t key_len = 0;
   std::array<Key, k_max_depth> frame_key{};
   std::array<bool, k_max_depth> frame_array{};
+  // The innermost and next enclosing object keys while frame d is on top (arrays are transparent).
+  std::array<Key, k_max_depth> obj0_at{}, obj1_at{};
   int depth = 0;
+  int tool_calls_frames = 0, choices_frames = 0;
   Key key = Key::other;
   StringSink sink = StringSink::ignore;
   bool other_token_text = false;  // reasoning or tool-call text seen
@@ -88,6 +111,7 @@ struct Handler {
     error_message.clear();
     short_len = key_len = 0;
     depth = 0;
+    tool_calls_frames = choices_frames = 0;
     key = Key::other;
     sink = StringSink::ignore;
     other_token_text = object_is_error = false;
@@ -95,19 +119,10 @@ struct Handler {
   }
 
   Key value_key() const { return depth > 0 && frame_array[depth - 1] ? frame_key[depth - 1] : key; }
-  // Key of the n-th innermost enclosing object (arrays are transparent).
+  // Key of the innermost (n = 0) or next (n = 1) enclosing object.
   Key obj(int n) const {
-    for (int d = depth - 1; d >= 0; --d) {
-      if (frame_array[d]) continue;
-      if (n-- == 0) return frame_key[d];
-    }
-    return Key::other;
-  }
-  bool inside(Key k) const {
-    for (int d = 0; d < depth; ++d) {
-      if (frame_key[d] == k) return true;
-    }
-    return false;
+    if (depth == 0) return Key::other;
+    return n == 0 ? obj0_at[depth - 1] : obj1_at[depth - 1];
   }
 
   bool push(bool array, error_code& ec) {
@@ -118,9 +133,19 @@ struct Handler {
     const Key k = depth == 0 ? Key::root : value_key();
     frame_key[depth] = k;
     frame_array[depth] = array;
+    obj0_at[depth] = array ? obj(0) : k;
+    obj1_at[depth] = array ? obj(1) : obj(0);
+    tool_calls_frames += k == Key::tool_calls ? 1 : 0;
+    choices_frames += k == Key::choices ? 1 : 0;
     ++depth;
     key = Key::other;
     if (!array) on_container(k);
+    return true;
+  }
+  bool pop() {
+    --depth;
+    tool_calls_frames -= frame_key[depth] == Key::tool_calls ? 1 : 0;
+    choices_frames -= frame_key[depth] == Key::choices ? 1 : 0;
     return true;
   }
 
@@ -140,7 +165,7 @@ struct Handler {
     if ((k == Key::reasoning_content || k == Key::reasoning) && (p0 == Key::delta || p0 == Key::message)) {
       return StringSink::token_text;
     }
-    if (inside(Key::tool_calls) && inside(Key::choices)) return StringSink::token_text;
+    if (tool_calls_frames > 0 && choices_frames > 0) return StringSink::token_text;
     if (k == Key::finish_reason && p0 == Key::choices) return StringSink::short_value;
     if (k == Key::type && p0 == Key::finish_reason && p1 == Key::meta_info) return StringSink::short_value;
     if (k == Key::object && p0 == Key::root) return StringSink::short_value;
@@ -187,9 +212,9 @@ struct Handler {
   bool on_document_begin(error_code&) { return true; }
   bool on_document_end(error_code&) { return true; }
   bool on_object_begin(error_code& ec) { return push(false, ec); }
-  bool on_object_end(std::size_t, error_code&) { return --depth, true; }
+  bool on_object_end(std::size_t, error_code&) { return pop(); }
   bool on_array_begin(error_code& ec) { return push(true, ec); }
-  bool on_array_end(std::size_t, error_code&) { return --depth, true; }
+  bool on_array_end(std::size_t, error_code&) { return pop(); }
   bool on_key_part(string_view s, std::size_t, error_code&) {
     const std::size_t n = std::min(s.size(), key_buf.size() - key_len);
     std::copy_n(s.data(), n, key_buf.data() + key_len);
@@ -197,6 +222,10 @@ struct Handler {
     return true;
   }
   bool on_key(string_view s, std::size_t total, error_code& ec) {
+    if (key_len == 0 && s.size() == total) {  // the whole key arrived in one piece
+      key = lookup(std::string_view(s.data(), s.size()));
+      return true;
+    }
     on_key_part(s, total, ec);
     key = total <= key_buf.size() ? lookup(std::string_view(key_buf.data(), key_len)) : Key::other;
     key_len = 0;
@@ -228,6 +257,12 @@ struct Handler {
 util::Nanos ms(double v) { return util::from_ms(v); }
 
 void Handler::number(std::int64_t v, double d) {
+  if (depth > 0 && frame_array[depth - 1]) {  // token-id arrays are the only numeric arrays we read
+    const Key a = frame_key[depth - 1];
+    if (a == Key::token_ids && obj(0) == Key::choices) ++token_ids;
+    if (a == Key::output_ids && obj(0) == Key::root) ++output_ids;
+    return;
+  }
   const Key k = value_key();
   const Key p0 = obj(0), p1 = obj(1);
   if (p0 == Key::usage && out->usage) {
@@ -261,10 +296,6 @@ void Handler::number(std::int64_t v, double d) {
     error_code_value = v;
   } else if (k == Key::sb_emit_ns && p0 == Key::root) {
     out->emit_ns = v;
-  } else if (k == Key::token_ids && p0 == Key::choices) {
-    ++token_ids;
-  } else if (k == Key::output_ids && p0 == Key::root) {
-    ++output_ids;
   }
 }
 
