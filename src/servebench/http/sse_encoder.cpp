@@ -1,17 +1,31 @@
 #include "servebench/http/sse_encoder.hpp"
 
+#include <cstring>
+
 namespace servebench::http {
+namespace {
+
+// Index of the first '\r' or '\n' in `s` (s.size() when none); memchr keeps the common case —
+// a JSON payload without line breaks — at memory speed.
+std::size_t find_line_break(std::string_view s) {
+  const void* lf = std::memchr(s.data(), '\n', s.size());
+  const std::size_t limit = lf ? static_cast<std::size_t>(static_cast<const char*>(lf) - s.data()) : s.size();
+  const void* cr = std::memchr(s.data(), '\r', limit);
+  return cr ? static_cast<std::size_t>(static_cast<const char*>(cr) - s.data()) : limit;
+}
+
+}  // namespace
 
 void append_sse_data(std::string& out, std::string_view payload) {
-  std::size_t start = 0;
   for (;;) {
-    const std::size_t end = payload.find_first_of("\r\n", start);
+    const std::size_t end = find_line_break(payload);
     out.append("data: ");
-    out.append(payload.substr(start, end - start));
+    out.append(payload.substr(0, end));
     out.push_back('\n');
-    if (end == std::string_view::npos) break;
-    start = end + 1;
-    if (payload[end] == '\r' && start < payload.size() && payload[start] == '\n') ++start;
+    if (end == payload.size()) break;
+    std::size_t next = end + 1;
+    if (payload[end] == '\r' && next < payload.size() && payload[next] == '\n') ++next;
+    payload.remove_prefix(next);
   }
   out.push_back('\n');
 }

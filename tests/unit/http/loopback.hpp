@@ -47,22 +47,29 @@ bool eventually(const std::function<bool()>& predicate, std::chrono::millisecond
 // Records what a StreamClient reports, for assertions on the test thread after done.wait.
 class RecordingSink final : public StreamSink {
  public:
-  void on_sent(util::TimePoint at) override { sent_at = at; }
+  void on_sent(util::TimePoint at) override {
+    sent_at = at;
+    order.push_back('s');
+  }
   void on_headers(int s, std::string_view type) override {
+    order.push_back('h');
     status = s;
     content_type = std::string(type);
   }
   void on_body(std::string_view bytes, util::TimePoint at) override {
+    if (order.empty() || order.back() != 'b') order.push_back('b');
     body.append(bytes);
     pieces.emplace_back(bytes);
     read_times.push_back(at);
   }
   void on_done(const StreamOutcome& o) override {
+    order.push_back('d');
     outcome = o;
     ++done_calls;
     done.signal();
   }
 
+  std::string order;  // one letter per kind of callback, in arrival order: "shbd"
   util::TimePoint sent_at{};
   int status = 0;
   std::string content_type;

@@ -8,6 +8,7 @@
 
 #include "loopback.hpp"
 #include "servebench/http/blocking_client.hpp"
+#include "servebench/http/stream_client.hpp"
 
 using namespace servebench::http;
 using namespace servebench::http::test;
@@ -306,4 +307,43 @@ TEST(Server, StopClosesOpenStreamsAndReturnsPromptly) {
   EXPECT_LT(std::chrono::steady_clock::now() - begin, 1s);
   EXPECT_EQ(produced.closed.count(), 1);
   raw_close(fd);
+}
+
+TEST(Server, ADisconnectMidStreamDoesNotDisturbOtherStreams) {
+  Server server;
+  std::mutex mutex;
+  std::vector<std::shared_ptr<Stream>> streams;
+  Latch opened, one_closed;
+  server.route_stream(Method::get, "/s", [&](const ServerRequest&, std::shared_ptr<Stream> stream) {
+    stream->send("data: hello\n\n");
+    std::lock_guard lock(mutex);
+    streams.push_back(std::move(stream));
+    opened.signal();
+  });
+  ASSERT_TRUE(server.start());
+  ClientLoop client(server.base_url());
+  std::vector<RecordingSink> sinks(5);
+  for (auto& sink : sinks) client.start(Request{Method::get, "/s", "", "application/json", {}}, sink);
+  ASSERT_TRUE(opened.wait_for_count(5));
+  const int quitter = raw_connect(server.port());
+  raw_send(quitter, "GET /s HTTP/1.1\r\nHost: x\r\n\r\n");
+  ASSERT_TRUE(opened.wait_for_count(6));
+  {
+    std::lock_guard lock(mutex);
+    streams.back()->on_close([&] { one_closed.signal(); });
+  }
+  raw_close(quitter);
+  ASSERT_TRUE(one_closed.wait_for_count(1));
+  {
+    std::lock_guard lock(mutex);
+    for (auto& stream : streams) {
+      stream->send("data: more\n\n");
+      stream->finish();
+    }
+  }
+  for (auto& sink : sinks) {
+    ASSERT_TRUE(sink.done.wait_for_count(1));
+    EXPECT_EQ(sink.outcome.result, StreamResult::ok) << sink.outcome.message;
+    EXPECT_EQ(sink.body, "data: hello\n\ndata: more\n\n");
+  }
 }

@@ -1,0 +1,299 @@
+#include "servebench/http/stream_client.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "loopback.hpp"
+#include "servebench/http/server.hpp"
+#include "servebench/http/sse_decoder.hpp"
+#include "servebench/http/sse_encoder.hpp"
+
+using namespace servebench::http;
+using namespace servebench::http::test;
+
+namespace {
+
+Request get(std::string target) { return Request{Method::get, std::move(target), "", "application/json", {}}; }
+
+// A server whose /stream route emits `events` SSE events from a producer thread, `gap` apart.
+class StreamingServer {
+ public:
+  explicit StreamingServer(int events = 20, std::chrono::microseconds gap = 1000us) {
+    server.route_stream(Method::post, "/stream", [this, events, gap](const ServerRequest&, std::shared_ptr<Stream> s) {
+      std::lock_guard lock(m_mutex);
+      m_producers.emplace_back([s, events, gap] {
+        std::string frame;
+        for (int i = 0; i < events; ++i) {
+          frame.clear();
+          append_sse_data(frame, std::to_string(i));
+          s->send(frame);
+          std::this_thread::sleep_for(gap);  // token pacing, not synchronisation
+        }
+        frame.clear();
+        append_sse_done(frame);
+        s->send(frame);
+        s->finish();
+      });
+    });
+    server.route(Method::get, "/error", [](const ServerRequest&) {
+      return Response{429, std::string(100, 'e'), "application/json"};
+    });
+    server.route(Method::get, "/v2/ping", [](const ServerRequest&) { return Response{200, "pong", "text/plain"}; });
+    server.route_stream(Method::get, "/hang", [this](const ServerRequest&, std::shared_ptr<Stream> s) {
+      s->on_close([this] { hung_closed.signal(); });
+      std::lock_guard lock(m_mutex);
+      m_hung.push_back(std::move(s));  // never answered
+      hung_opened.signal();
+    });
+    server.route_stream(Method::get, "/cut", [](const ServerRequest&, std::shared_ptr<Stream> s) {
+      s->send("data: partial\n\n");  // then dropped: the server closes the connection
+    });
+    EXPECT_TRUE(server.start());
+  }
+  ~StreamingServer() {
+    server.stop();
+    std::lock_guard lock(m_mutex);
+    for (auto& t : m_producers) t.join();
+  }
+  Server server;
+  Latch hung_opened, hung_closed;
+
+ private:
+  std::mutex m_mutex;
+  std::vector<std::thread> m_producers;
+  std::vector<std::shared_ptr<Stream>> m_hung;
+};
+
+Request stream_request() { return Request{Method::post, "/stream", R"({"stream":true})", "application/json", {}}; }
+
+std::vector<std::string> events_of(const std::string& body) {
+  std::vector<std::string> out;
+  SseDecoder decoder;
+  decoder.feed(body, [&](const SseEvent& e) { out.emplace_back(e.data); });
+  return out;
+}
+
+// A sink that starts the next request from on_done until `remaining` runs out (a closed loop).
+class ChainSink final : public StreamSink {
+ public:
+  ChainSink(StreamClient*& client, int remaining) : m_client(client), m_remaining(remaining) {}
+  void on_sent(servebench::util::TimePoint) override {}
+  void on_headers(int, std::string_view) override {}
+  void on_body(std::string_view, servebench::util::TimePoint) override {}
+  void on_done(const StreamOutcome& outcome) override {
+    if (outcome.result == StreamResult::ok) ++ok;
+    if (--m_remaining > 0) {
+      m_client->start(get("/v2/ping"), *this);
+    } else {
+      finished.signal();
+    }
+  }
+  int ok = 0;
+  Latch finished;
+
+ private:
+  StreamClient*& m_client;
+  int m_remaining;
+};
+
+}  // namespace
+
+TEST(StreamClient, StreamsChunksInOrderWithMonotonicReadTimes) {
+  StreamingServer server(20);
+  ClientLoop client(server.server.base_url());
+  RecordingSink sink;
+  client.start(stream_request(), sink);
+  ASSERT_TRUE(sink.done.wait_for_count(1));
+  EXPECT_EQ(sink.outcome.result, StreamResult::ok) << sink.outcome.message;
+  EXPECT_EQ(sink.order, "shbd");
+  EXPECT_EQ(sink.status, 200);
+  EXPECT_EQ(sink.content_type, "text/event-stream");
+  const auto events = events_of(sink.body);
+  ASSERT_EQ(events.size(), 21u);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(events[i], std::to_string(i));
+  EXPECT_EQ(events[20], "[DONE]");
+  EXPECT_GT(sink.pieces.size(), 5u);  // paced events arrive in separate reads
+  EXPECT_TRUE(std::is_sorted(sink.read_times.begin(), sink.read_times.end()));
+  EXPECT_LE(sink.sent_at, sink.read_times.front());
+  EXPECT_GT(sink.read_times.back() - sink.read_times.front(), 10ms);  // stamped on arrival, not at the end
+}
+
+TEST(StreamClient, ReusesOneKeepAliveConnectionForSequentialRequests) {
+  StreamingServer server(3, 0us);
+  ClientLoop client(server.server.base_url());
+  for (int i = 0; i < 10; ++i) {
+    RecordingSink sink;
+    client.start(stream_request(), sink);
+    ASSERT_TRUE(sink.done.wait_for_count(1));
+    ASSERT_EQ(sink.outcome.result, StreamResult::ok) << sink.outcome.message;
+  }
+  EXPECT_EQ(server.server.accepted_connections(), 1u);
+  std::uint64_t opened = 0;
+  client.run([&](StreamClient& c) { opened = c.connections_opened(); });
+  EXPECT_EQ(opened, 1u);
+}
+
+TEST(StreamClient, OnDoneMayStartTheNextRequest) {
+  StreamingServer server;
+  ClientLoop client(server.server.base_url());
+  StreamClient* raw = client.client.get();
+  ChainSink chain(raw, 25);
+  client.start(get("/v2/ping"), chain);
+  ASSERT_TRUE(chain.finished.wait_for_count(1));
+  EXPECT_EQ(chain.ok, 25);
+  EXPECT_EQ(server.server.accepted_connections(), 1u);
+}
+
+TEST(StreamClient, ConcurrentRequestsGetTheirOwnConnections) {
+  StreamingServer server(5);
+  ClientLoop client(server.server.base_url());
+  std::vector<RecordingSink> sinks(8);
+  for (auto& sink : sinks) client.start(stream_request(), sink);
+  for (auto& sink : sinks) ASSERT_TRUE(sink.done.wait_for_count(1));
+  for (auto& sink : sinks) EXPECT_EQ(events_of(sink.body).size(), 6u);
+  EXPECT_EQ(server.server.accepted_connections(), 8u);
+  std::size_t idle = 0;
+  client.run([&](StreamClient& c) { idle = c.idle_connections(); });
+  EXPECT_EQ(idle, 8u);
+}
+
+TEST(StreamClient, ConnectionRefusedNamesTheAddress) {
+  std::uint16_t port = 0;
+  {
+    Server closed;
+    ASSERT_TRUE(closed.start());
+    port = closed.port();
+  }  // bound, then closed: nothing listens there now
+  ClientLoop client("http://127.0.0.1:" + std::to_string(port));
+  RecordingSink sink;
+  client.start(get("/x"), sink);
+  ASSERT_TRUE(sink.done.wait_for_count(1));
+  EXPECT_EQ(sink.outcome.result, StreamResult::connect_refused);
+  EXPECT_EQ(sink.order, "d");
+  EXPECT_EQ(sink.outcome.message, "cannot connect to 127.0.0.1:" + std::to_string(port) + ": connection refused");
+}
+
+TEST(StreamClient, ServerClosingMidStreamIsAReset) {
+  StreamingServer server;
+  ClientLoop client(server.server.base_url());
+  RecordingSink sink;
+  client.start(get("/cut"), sink);
+  ASSERT_TRUE(sink.done.wait_for_count(1));
+  EXPECT_EQ(sink.outcome.result, StreamResult::reset) << sink.outcome.message;
+  EXPECT_EQ(sink.outcome.status, 200);
+  EXPECT_EQ(sink.body, "data: partial\n\n");  // what did arrive was delivered
+}
+
+TEST(StreamClient, PerRequestTimeout) {
+  StreamingServer server;
+  ClientLoop client(server.server.base_url());
+  RecordingSink sink;
+  const auto begin = std::chrono::steady_clock::now();
+  client.start(get("/hang"), sink, 100ms);
+  ASSERT_TRUE(sink.done.wait_for_count(1));
+  const auto elapsed = std::chrono::steady_clock::now() - begin;
+  EXPECT_EQ(sink.outcome.result, StreamResult::timeout);
+  EXPECT_EQ(sink.outcome.message, "no complete response within 100 ms");
+  EXPECT_GE(elapsed, 100ms);
+  EXPECT_LT(elapsed, 2s);
+  EXPECT_TRUE(server.hung_closed.wait_for_count(1));  // the server saw the client go
+}
+
+TEST(StreamClient, Non2xxBodyIsDeliveredAndCaptured) {
+  StreamingServer server;
+  ClientLoop client(server.server.base_url());
+  RecordingSink sink;
+  client.start(get("/error"), sink);
+  ASSERT_TRUE(sink.done.wait_for_count(1));
+  EXPECT_EQ(sink.outcome.result, StreamResult::http_status);
+  EXPECT_EQ(sink.outcome.status, 429);
+  EXPECT_EQ(sink.outcome.error_body, std::string(100, 'e'));
+  EXPECT_EQ(sink.body, std::string(100, 'e'));
+}
+
+TEST(StreamClient, CapturedErrorBodyIsCapped) {
+  StreamingServer server;
+  ClientLoop client(server.server.base_url(), StreamClientOptions{.max_error_body = 10});
+  RecordingSink sink;
+  client.start(get("/error"), sink);
+  ASSERT_TRUE(sink.done.wait_for_count(1));
+  EXPECT_EQ(sink.outcome.error_body, std::string(10, 'e'));
+  EXPECT_EQ(sink.body.size(), 100u);
+}
+
+TEST(StreamClient, PrefixIsPrependedToTargets) {
+  StreamingServer server;
+  ClientLoop client(server.server.base_url() + "/v2");
+  RecordingSink sink;
+  client.start(get("/ping"), sink);
+  ASSERT_TRUE(sink.done.wait_for_count(1));
+  EXPECT_EQ(sink.outcome.result, StreamResult::ok);
+  EXPECT_EQ(sink.body, "pong");
+}
+
+TEST(StreamClient, CancelAllEndsEveryRequestInFlight) {
+  StreamingServer server;
+  ClientLoop client(server.server.base_url());
+  std::vector<RecordingSink> sinks(3);
+  for (auto& sink : sinks) client.start(get("/hang"), sink);
+  ASSERT_TRUE(server.hung_opened.wait_for_count(3));
+  std::size_t in_flight = 0;
+  client.run([&](StreamClient& c) {
+    in_flight = c.in_flight();
+    c.cancel_all();
+  });
+  EXPECT_EQ(in_flight, 3u);
+  for (auto& sink : sinks) {
+    ASSERT_TRUE(sink.done.wait_for_count(1));
+    EXPECT_EQ(sink.outcome.result, StreamResult::cancelled);
+    EXPECT_EQ(sink.done_calls, 1);
+  }
+  EXPECT_TRUE(server.hung_closed.wait_for_count(3));
+}
+
+TEST(StreamClient, MalformedResponse) {
+  RawServer raw("HTTP/1.1 200 OK\r\nContent-Length: zz\r\n\r\n");
+  ClientLoop client(raw.base_url());
+  RecordingSink sink;
+  client.start(get("/"), sink);
+  ASSERT_TRUE(sink.done.wait_for_count(1));
+  EXPECT_EQ(sink.outcome.result, StreamResult::malformed);
+  EXPECT_TRUE(sink.outcome.message.starts_with("malformed response")) << sink.outcome.message;
+}
+
+TEST(StreamClient, BodyDelimitedByCloseEndsAtEof) {
+  RawServer raw("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the end");
+  ClientLoop client(raw.base_url());
+  RecordingSink sink;
+  client.start(get("/"), sink);
+  ASSERT_TRUE(sink.done.wait_for_count(1));
+  EXPECT_EQ(sink.outcome.result, StreamResult::ok) << sink.outcome.message;
+  EXPECT_EQ(sink.body, "until the end");
+}
+
+TEST(StreamClient, ReplacesAnIdleConnectionTheServerClosed) {
+  // Promises keep-alive, then closes anyway: the pooled connection is stale.
+  RawServer raw("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", 2);
+  ClientLoop client(raw.base_url());
+  for (int i = 0; i < 2; ++i) {
+    RecordingSink sink;
+    client.start(get("/"), sink);
+    ASSERT_TRUE(sink.done.wait_for_count(1));
+    EXPECT_EQ(sink.outcome.result, StreamResult::ok) << i << ": " << sink.outcome.message;
+  }
+  EXPECT_EQ(raw.accepted(), 2);
+}
+
+TEST(StreamClient, HundredsOfConcurrentStreamsAllComplete) {
+  StreamingServer server(10, 2000us);
+  ClientLoop client(server.server.base_url());
+  std::vector<RecordingSink> sinks(200);
+  for (auto& sink : sinks) client.start(stream_request(), sink);
+  for (auto& sink : sinks) {
+    ASSERT_TRUE(sink.done.wait_for_count(1, 20000ms));
+    ASSERT_EQ(sink.outcome.result, StreamResult::ok) << sink.outcome.message;
+    ASSERT_EQ(events_of(sink.body).size(), 11u);
+  }
+}
