@@ -80,11 +80,18 @@ std::int64_t Engine::reserved_decode_tokens() const {
 }
 
 void Engine::admit(int slot, BatchShape& shape, StepLog& log, std::int64_t& budget) {
-  // With PP each micro-batch holds at most max_running_requests / pp_size (SGLang pp_max_micro_batch_size).
+  // With PP each micro-batch holds at most max_running_requests / pp_size (SGLang pp_max_micro_batch_size),
+  // and requests are spread evenly over the micro-batches so the pipeline fills.
   const auto& members = m_slots[static_cast<std::size_t>(slot)];
-  const auto per_slot = static_cast<std::size_t>(std::max(1, m_d.max_running_requests / m_d.config.pp_size));
+  const int pp = m_d.config.pp_size;
+  const auto per_slot = static_cast<std::size_t>(std::max(1, m_d.max_running_requests / pp));
+  const auto fair = [&] {
+    const auto total = static_cast<std::size_t>(m_running) + m_waiting.size();
+    return members.size() < (total + static_cast<std::size_t>(pp) - 1) / static_cast<std::size_t>(pp);
+  };
   const auto room = [&] {
-    return budget > 0 && !m_waiting.empty() && m_running < m_d.max_running_requests && members.size() < per_slot;
+    return budget > 0 && !m_waiting.empty() && m_running < m_d.max_running_requests && members.size() < per_slot &&
+           fair();
   };
   if (!room()) return;
   std::int64_t reserved = reserved_decode_tokens();

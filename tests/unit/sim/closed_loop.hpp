@@ -8,7 +8,7 @@
 
 #include "servebench/sim/engine.hpp"
 
-namespace servebench::sim::testing {
+namespace servebench::sim::loop {
 
 struct LoopResult {
   double output_tok_s = 0;
@@ -16,6 +16,8 @@ struct LoopResult {
   double accept_length = 0;  // completion tokens / verify steps
   std::int64_t completed = 0, retractions = 0, max_running = 0;
   bool invariants_held = true;  // running <= MRR and KV pool within bounds at every step
+  double full_batch_decode_ms = 0;  // mean decode-batch time while `concurrency` requests decode
+  bool full_batch_cuda_graph = false;
 };
 
 inline std::vector<std::int32_t> random_prompt(std::int64_t length, std::uint64_t salt, std::int32_t id_limit) {
@@ -45,7 +47,8 @@ inline LoopResult run_closed_loop(Engine& engine, std::int64_t isl, std::int64_t
   const VirtualTime start = engine.now();
   while (sent < concurrency && sent < num_prompts) send();
   double ttft_sum = 0, tpot_sum = 0;
-  std::int64_t tpot_n = 0, out_tokens = 0, verify = 0, completion = 0;
+  std::int64_t tpot_n = 0, out_tokens = 0, verify = 0, completion = 0, full_n = 0;
+  double full_sum = 0;
   for (std::int64_t guard = 0; !engine.idle() && guard < 50'000'000; ++guard) {
     const auto step = engine.step();
     const auto c = engine.counters();
@@ -53,6 +56,12 @@ inline LoopResult run_closed_loop(Engine& engine, std::int64_t isl, std::int64_t
     if (c.running > d.max_running_requests || c.used_tokens > c.max_total_num_tokens || c.used_tokens < 0)
       out.invariants_held = false;
     out.max_running = std::max(out.max_running, c.running);
+    for (const auto& l : step.logs) {
+      if (l.kind != BatchKind::decode || l.running_req != concurrency) continue;
+      full_sum += std::chrono::duration<double, std::milli>(l.duration).count();
+      ++full_n;
+      out.full_batch_cuda_graph = l.cuda_graph;
+    }
     for (const auto& e : step.events) {
       auto& t = live[e.id];
       if (e.first_token) t.first = engine.now();
@@ -78,7 +87,8 @@ inline LoopResult run_closed_loop(Engine& engine, std::int64_t isl, std::int64_t
   out.mean_tpot_ms = tpot_n ? tpot_sum / static_cast<double>(tpot_n) : 0;
   out.accept_length = verify ? static_cast<double>(completion) / static_cast<double>(verify) : 0;
   out.retractions = engine.counters().retractions_total;
+  out.full_batch_decode_ms = full_n ? full_sum / static_cast<double>(full_n) : 0;
   return out;
 }
 
-}  // namespace servebench::sim::testing
+}  // namespace servebench::sim::loop

@@ -42,3 +42,51 @@ TEST(Deployment, GlmTp8Eagle3PoolMatchesTheBrief) {
   ASSERT_TRUE(d) << d.error().message;
   EXPECT_NEAR(static_cast<double>(d->memory.max_total_num_tokens), 276'480.0, 0.10 * 276'480.0);
 }
+
+TEST(Deployment, SglangDefaultsApplyWhenFlagsAreUnset) {
+  SimConfig c;  // llama-3.1-8b on h200, TP1
+  auto d = make_deployment(c);
+  ASSERT_TRUE(d) << d.error().message;
+  EXPECT_DOUBLE_EQ(d->mem_fraction_static, 0.88);
+  EXPECT_EQ(d->chunked_prefill_size, 8192);
+  EXPECT_EQ(d->context_length, 131072);
+  const std::int64_t pool = d->memory.max_total_num_tokens;
+  EXPECT_EQ(d->max_running_requests, std::min(pool / 2, std::clamp<std::int64_t>(pool * 512 / 131072, 2048, 4096)));
+}
+
+TEST(Deployment, GqaKvSplitsByTpUntilHeadsRunOut) {
+  SimConfig c;
+  c.model = "llama-3.1-70b";
+  c.tp_size = 8;
+  auto tp8 = make_deployment(c);
+  c.tp_size = 4;
+  auto tp4 = make_deployment(c);
+  ASSERT_TRUE(tp8 && tp4);
+  EXPECT_DOUBLE_EQ(tp4->memory.kv_bytes_per_token_layer, 2 * tp8->memory.kv_bytes_per_token_layer);
+}
+
+TEST(Deployment, WeightsThatDoNotFitAreABadInput) {
+  SimConfig c;
+  c.model = "deepseek-v3";
+  c.hardware = "h100";
+  auto d = make_deployment(c);
+  ASSERT_FALSE(d);
+  EXPECT_NE(d.error().message.find("weights need"), std::string::npos);
+}
+
+TEST(Deployment, DescribeUsesSglangKeys) {
+  auto d = make_deployment(glm_e7b());
+  ASSERT_TRUE(d);
+  const auto facts = describe(*d);
+  const auto find = [&](const std::string& key) -> const FactValue* {
+    for (const auto& f : facts.server_args)
+      if (f.key == key) return &f.value;
+    return nullptr;
+  };
+  ASSERT_NE(find("max_total_num_tokens"), nullptr);
+  EXPECT_EQ(std::get<std::int64_t>(*find("max_total_num_tokens")), d->memory.max_total_num_tokens);
+  EXPECT_EQ(std::get<std::string>(*find("speculative_algorithm")), "EAGLE3");
+  EXPECT_EQ(std::get<std::int64_t>(*find("tp_size")), 8);
+  EXPECT_FALSE(facts.sim.empty());
+  EXPECT_EQ(facts.sim.front().key, "hardware");
+}

@@ -1,0 +1,205 @@
+#include "servebench/sim/engine.hpp"
+
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "closed_loop.hpp"
+
+using namespace servebench::sim;
+
+namespace {
+
+struct Outcome {
+  std::map<RequestId, std::vector<std::int32_t>> tokens;
+  std::map<RequestId, RequestMeta> meta;
+  std::vector<std::int64_t> step_ns;
+};
+
+Outcome drain(Engine& e) {
+  Outcome o;
+  for (int guard = 0; !e.idle() && guard < 1'000'000; ++guard) {
+    const auto s = e.step();
+    o.step_ns.push_back(s.duration.count());
+    for (const auto& ev : s.events) {
+      auto& t = o.tokens[ev.id];
+      t.insert(t.end(), ev.tokens.begin(), ev.tokens.end());
+      if (ev.finish != FinishReason::none) o.meta[ev.id] = ev.meta;
+    }
+  }
+  return o;
+}
+
+SimRequest request(std::vector<std::int32_t> prompt, std::int64_t max_tokens, bool ignore_eos = true) {
+  SimRequest r;
+  r.prompt = std::move(prompt);
+  r.sampling.max_tokens = max_tokens;
+  r.sampling.ignore_eos = ignore_eos;
+  return r;
+}
+
+Deployment deploy(SimConfig c = {}) { return make_deployment(c).value(); }
+
+SimConfig eagle(double alpha) {
+  SimConfig c;
+  c.speculative_algorithm = SpecAlgorithm::eagle3;
+  c.speculative_num_steps = 3;
+  c.sim_accept_rates = {alpha};
+  return c;
+}
+
+}  // namespace
+
+TEST(Engine, IgnoreEosReturnsExactlyMaxTokens) {
+  Engine e(deploy(eagle(0.8)));
+  const auto id = e.submit(request(loop::random_prompt(300, 1, 128000), 77)).value();
+  const auto o = drain(e);
+  EXPECT_EQ(o.tokens.at(id).size(), 77u);
+  EXPECT_EQ(o.meta.at(id).finish, FinishReason::length);
+  EXPECT_EQ(o.meta.at(id).completion_tokens, 77);
+}
+
+TEST(Engine, WithoutIgnoreEosStopsAtEosAfterMinTokens) {
+  SimConfig c;
+  c.sim_eos_probability = 0.05;
+  Engine e(deploy(c));
+  auto r = request(loop::random_prompt(64, 2, 128000), 2000, false);
+  r.sampling.min_tokens = 20;
+  const auto id = e.submit(std::move(r)).value();
+  const auto o = drain(e);
+  const auto& t = o.tokens.at(id);
+  EXPECT_EQ(o.meta.at(id).finish, FinishReason::stop);
+  EXPECT_GT(t.size(), 20u);
+  EXPECT_LT(t.size(), 2000u);
+  EXPECT_EQ(t.back(), e.tokenizer().specials().eos);
+}
+
+TEST(Engine, ForcedOutputIsReturnedVerbatim) {
+  Engine e(deploy());
+  auto r = request(loop::random_prompt(64, 3, 128000), 100, false);
+  r.sampling.forced_output = {1000, 2000, 3000};
+  const auto id = e.submit(std::move(r)).value();
+  const auto o = drain(e);
+  EXPECT_EQ(o.tokens.at(id), (std::vector<std::int32_t>{1000, 2000, 3000}));
+  EXPECT_EQ(o.meta.at(id).finish, FinishReason::stop);
+}
+
+TEST(Engine, RejectsRequestsBeyondTheContextLength) {
+  SimConfig c;
+  c.context_length = 1000;
+  Engine e(deploy(c));
+  const auto r = e.submit(request(loop::random_prompt(900, 4, 128000), 200));
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("maximum context length of 1000 tokens"), std::string::npos);
+  EXPECT_TRUE(e.idle());
+}
+
+TEST(Engine, SameSeedAndRequestsGiveIdenticalTimings) {
+  const auto run = [] {
+    Engine e(deploy(eagle(0.7)));
+    for (int i = 0; i < 12; ++i) (void)e.submit(request(loop::random_prompt(200 + 50 * i, 9 + i, 128000), 40 + i));
+    return drain(e);
+  };
+  const auto a = run(), b = run();
+  EXPECT_EQ(a.step_ns, b.step_ns);
+  EXPECT_EQ(a.tokens, b.tokens);
+}
+
+TEST(Engine, GreedyOutputIsTheSameAloneUnderLoadAndWithSpeculation) {
+  const auto prompt = loop::random_prompt(500, 77, 128000);
+  Engine alone(deploy());
+  const auto a_id = alone.submit(request(prompt, 64)).value();
+  const auto a = drain(alone);
+  Engine busy(deploy(eagle(0.6)));
+  for (int i = 0; i < 20; ++i) (void)busy.submit(request(loop::random_prompt(300, 100 + i, 128000), 50));
+  const auto b_id = busy.submit(request(prompt, 64)).value();
+  const auto b = drain(busy);
+  EXPECT_EQ(a.tokens.at(a_id), b.tokens.at(b_id));
+}
+
+TEST(Engine, SpeculationAcceptLengthFollowsTheAcceptRate) {
+  Engine e(deploy(eagle(0.8)));
+  const auto id = e.submit(request(loop::random_prompt(100, 5, 128000), 4000)).value();
+  const auto o = drain(e);
+  const auto& m = o.meta.at(id);
+  const double expected = (1 - std::pow(0.8, 4)) / (1 - 0.8);
+  EXPECT_NEAR(static_cast<double>(m.completion_tokens - 1) / static_cast<double>(m.spec_verify_ct), expected,
+              0.05 * expected);
+  const auto c = e.counters();
+  EXPECT_EQ(c.spec_verify_steps_total, m.spec_verify_ct);
+  EXPECT_EQ(c.generation_tokens_total, 4000);
+}
+
+TEST(Engine, RadixCacheHitSkipsThePrefixAndCanBeDisabled) {
+  const auto prompt = loop::random_prompt(1000, 6, 128000);
+  for (const bool disabled : {false, true}) {
+    SimConfig c;
+    c.disable_radix_cache = disabled;
+    Engine e(deploy(c));
+    (void)e.submit(request(prompt, 8));
+    drain(e);
+    const auto id = e.submit(request(prompt, 8)).value();
+    const auto o = drain(e);
+    EXPECT_EQ(o.meta.at(id).cached_device, disabled ? 0 : 999) << disabled;
+    EXPECT_EQ(e.counters().cached_tokens_total, disabled ? 0 : 999);
+    EXPECT_EQ(e.counters().prompt_tokens_total, 2000);
+  }
+}
+
+TEST(Engine, FlushFailsWhileBusyThenClearsTheCache) {
+  const auto prompt = loop::random_prompt(600, 7, 128000);
+  Engine e(deploy());
+  (void)e.submit(request(prompt, 4));
+  EXPECT_FALSE(e.flush_cache());
+  drain(e);
+  EXPECT_TRUE(e.flush_cache());
+  const auto id = e.submit(request(prompt, 4)).value();
+  EXPECT_EQ(drain(e).meta.at(id).cached_tokens(), 0);
+}
+
+TEST(Engine, HostTierServesEvictedPrefixesAndSurvivesFlushOnlyWhenConfigured) {
+  const auto prompt = loop::random_prompt(4000, 8, 128000);
+  for (const bool keep : {false, true}) {
+    SimConfig c;
+    c.enable_hierarchical_cache = true;
+    c.max_total_tokens = 6000;
+    c.flush_keeps_host_tier = keep;
+    Engine e(deploy(c));
+    (void)e.submit(request(prompt, 4));
+    drain(e);
+    (void)e.submit(request(loop::random_prompt(4000, 9, 128000), 4));  // evicts the first from the GPU
+    drain(e);
+    const auto hit = e.submit(request(prompt, 4)).value();
+    const auto m = drain(e).meta.at(hit);
+    EXPECT_EQ(m.cached_device, 0);
+    EXPECT_EQ(m.cached_host, 3999);
+    ASSERT_TRUE(e.flush_cache());
+    const auto again = e.submit(request(prompt, 4)).value();
+    EXPECT_EQ(drain(e).meta.at(again).cached_host, keep ? 3999 : 0) << keep;
+  }
+}
+
+TEST(Engine, CancelFreesTheSlotAndKvAtOnce) {
+  SimConfig c;
+  c.disable_radix_cache = true;
+  Engine e(deploy(c));
+  const auto id = e.submit(request(loop::random_prompt(2000, 10, 128000), 500)).value();
+  for (int i = 0; i < 3; ++i) (void)e.step();
+  EXPECT_GT(e.counters().used_tokens, 2000);
+  EXPECT_TRUE(e.cancel(id));
+  EXPECT_EQ(e.counters().used_tokens, 0);
+  EXPECT_EQ(e.counters().running, 0);
+  EXPECT_FALSE(e.cancel(id));
+  drain(e);
+  EXPECT_TRUE(e.idle());
+}
+
+TEST(Engine, AdvanceToMovesAnIdleClockForward) {
+  Engine e(deploy());
+  e.advance_to(VirtualTime{} + std::chrono::seconds(5));
+  EXPECT_EQ(e.now(), VirtualTime{} + std::chrono::seconds(5));
+  const auto id = e.submit(request(loop::random_prompt(10, 11, 128000), 2)).value();
+  const auto o = drain(e);
+  EXPECT_EQ(o.meta.at(id).arrival, VirtualTime{} + std::chrono::seconds(5));
+  EXPECT_GT(o.meta.at(id).first_token, o.meta.at(id).arrival);
+}

@@ -1,0 +1,59 @@
+#include "servebench/sim/model_card.hpp"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+using namespace servebench::sim;
+
+TEST(ModelCard, EveryShippedCardLoads) {
+  const auto names = model_card_names();
+  for (const char* want : {"llama-3.1-8b", "llama-3.1-70b", "qwen3-235b-a22b", "deepseek-v3", "glm-5.3-flash"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
+    const auto card = load_model_card(want);
+    ASSERT_TRUE(card) << card.error().message;
+    EXPECT_EQ(card->name, want);
+  }
+}
+
+TEST(ModelCard, DerivedParamsMatchPublishedTotals) {
+  for (const auto& name : model_card_names()) {
+    const auto card = load_model_card(name);
+    ASSERT_TRUE(card) << card.error().message;
+    const auto p = param_breakdown(*card);
+    EXPECT_NEAR(p.total() / 1e9, card->params_total_b, 0.05 * card->params_total_b) << name;
+    EXPECT_NEAR(p.active() / 1e9, card->params_active_b, 0.10 * card->params_active_b) << name;
+  }
+}
+
+TEST(ModelCard, KvElementsFollowGqaAndMla) {
+  const auto llama = load_model_card("llama-3.1-8b");
+  const auto dsv3 = load_model_card("deepseek-v3");
+  ASSERT_TRUE(llama && dsv3);
+  EXPECT_EQ(kv_elements_per_token_layer(*llama), 2.0 * 8 * 128);
+  EXPECT_EQ(kv_elements_per_token_layer(*dsv3), 512.0 + 64.0);
+}
+
+TEST(ModelCard, SparseAttentionCapsAttendedContext) {
+  const auto glm = load_model_card("glm-5.3-flash");
+  ASSERT_TRUE(glm);
+  EXPECT_EQ(attended_context(*glm, 100), 100);
+  EXPECT_EQ(attended_context(*glm, 131072), 2048);
+  EXPECT_EQ(index_key_elements_per_token_layer(*glm), 128.0);
+}
+
+TEST(ModelCard, UnknownKeyIsRejectedWithPosition) {
+  const std::string text =
+      "name: x\nlayers: 2\nhidden_size: 8\nvocab_size: 70000\nattention: {kind: gqa, heads: 1, kv_heads: 1, "
+      "head_dim: 8}\nmlp: {intermediate_size: 16}\nweight_dtype_bytes: 2\ncontext_length: 64\n"
+      "tokens: {eos: 1, special_start: 69000}\nlayer_count: 3\n";
+  const auto r = parse_model_card(text, "x.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("x.yaml:10:1"), std::string::npos) << r.error().message;
+}
+
+TEST(ModelCard, UnknownModelNamesTheKnownOnes) {
+  const auto r = load_model_card("nope");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("llama-3.1-8b"), std::string::npos);
+}

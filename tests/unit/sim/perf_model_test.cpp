@@ -1,0 +1,108 @@
+#include "servebench/sim/perf_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include "closed_loop.hpp"
+
+using namespace servebench::sim;
+
+namespace {
+
+Deployment llama_h200(int max_running = 0) {
+  SimConfig c;  // llama-3.1-8b, h200, bf16, TP1
+  if (max_running > 0) c.max_running_requests = max_running;
+  return make_deployment(c).value();
+}
+
+double ms(std::chrono::nanoseconds d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+}  // namespace
+
+TEST(PerfModel, CausalPairsClosedForm) {
+  EXPECT_DOUBLE_EQ(causal_pairs(0, 4, 100), 1 + 2 + 3 + 4);
+  EXPECT_DOUBLE_EQ(causal_pairs(2, 3, 100), 3 + 4 + 5);
+  EXPECT_DOUBLE_EQ(causal_pairs(0, 6, 3), 1 + 2 + 3 + 3 + 3 + 3);
+  EXPECT_DOUBLE_EQ(causal_pairs(10, 2, 3), 6);
+}
+
+TEST(PerfModel, DistinctExpertsSaturate) {
+  SimConfig c;
+  c.model = "qwen3-235b-a22b";
+  c.tp_size = 8;
+  const auto d = make_deployment(c).value();
+  const PerfModel p(d);
+  EXPECT_NEAR(p.experts_hit(1), 8.0, 1e-9);
+  EXPECT_LT(p.experts_hit(16), 16 * 8.0);
+  EXPECT_GT(p.experts_hit(1024), 127.9);
+}
+
+TEST(PerfModel, DecodeIsMemoryBoundAndPrefillComputeBound) {
+  const auto d = llama_h200();
+  const PerfModel p(d);
+  BatchShape decode, prefill;
+  p.add_decode(decode, 1024, 1);
+  p.add_prefill(prefill, 0, 8192);
+  EXPECT_GT(p.stage_time(decode).memory, p.stage_time(decode).compute);
+  EXPECT_GT(p.stage_time(prefill).compute, p.stage_time(prefill).memory);
+}
+
+TEST(PerfModel, EagerBatchesPayPerLayerLaunches) {
+  const auto d = llama_h200();
+  const PerfModel p(d);
+  BatchShape b;
+  for (int i = 0; i < 9; ++i) p.add_decode(b, 512, 1);
+  const auto graph = p.stage_time(b).total;
+  b.cuda_graph = false;
+  EXPECT_EQ(p.stage_time(b).total - graph, 32 * d.hardware.efficiency.eager_layer);
+}
+
+TEST(PerfModel, TpAllReduceOverPcieCostsMoreThanNvlink) {
+  SimConfig c;
+  c.model = "llama-3.1-70b";
+  c.tp_size = 8;
+  c.hardware = "h200";
+  const auto nvlink = make_deployment(c).value();
+  c.hardware = "rtx-pro-6000";
+  const auto pcie = make_deployment(c).value();
+  EXPECT_GT(PerfModel(pcie).all_reduce(1e6, 8), 5 * PerfModel(nvlink).all_reduce(1e6, 8));
+}
+
+// docs/sim.md "Physics sanity": weights 2 B x (8.03e9 - 128256 x 4096) = 15.01 GB, KV 128 KiB/token x ~1152
+// tokens = 0.15 GB, read at 4.8 TB/s x 0.8 -> 3.95 ms, plus 0.4 ms step overhead = 4.35 ms.
+TEST(PerfModel, Llama8bH200SingleRequestTpotMatchesRoofline) {
+  const double weights = 2.0 * (8.03e9 - 128256.0 * 4096.0);
+  const double kv = 2.0 * 8 * 128 * 2 * 32 * (1024 + 128);
+  const double estimate_ms = (weights + kv) / (4.8e12 * 0.8) * 1e3 + 0.4;
+  Engine e(llama_h200());
+  const auto r = loop::run_closed_loop(e, 1024, 256, 1, 1);
+  EXPECT_NEAR(r.mean_tpot_ms, estimate_ms, 0.10 * estimate_ms);
+}
+
+TEST(PerfModel, SixtyFourConcurrentRequestsGiveTwentyTimesTheThroughput) {
+  Engine one(llama_h200()), many(llama_h200());
+  const auto a = loop::run_closed_loop(one, 128, 256, 1, 4);
+  const auto b = loop::run_closed_loop(many, 128, 256, 64, 128);
+  EXPECT_GE(b.output_tok_s, 20 * a.output_tok_s);
+}
+
+TEST(PerfModel, FifthRequestWaitsForAFreeSlot) {
+  Engine e(llama_h200(4));
+  std::vector<RequestId> ids;
+  for (int i = 0; i < 5; ++i) {
+    SimRequest r;
+    r.prompt = loop::random_prompt(512, static_cast<std::uint64_t>(i), 128000);
+    r.sampling.max_tokens = 128;
+    r.sampling.ignore_eos = true;
+    ids.push_back(e.submit(std::move(r)).value());
+  }
+  std::vector<RequestMeta> done;
+  while (!e.idle()) {
+    for (const auto& ev : e.step().events)
+      if (ev.finish != FinishReason::none) done.push_back(ev.meta);
+  }
+  ASSERT_EQ(done.size(), 5u);
+  const auto& fifth = done.back();
+  EXPECT_EQ(fifth.id, ids.back());
+  const double first_e2e = ms(done.front().finished - done.front().arrival);
+  EXPECT_GT(ms(fifth.first_token - fifth.arrival), first_e2e);  // it waited for the first one to finish
+}
