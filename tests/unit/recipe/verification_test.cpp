@@ -1,0 +1,144 @@
+#include "servebench/recipe/verification.hpp"
+
+#include <gtest/gtest.h>
+
+#include "catalog_fixture.hpp"
+#include "run_dir_fixture.hpp"
+#include "servebench/recipe/command_text.hpp"
+#include "servebench/recipe/render.hpp"
+
+using namespace servebench::recipe;
+using namespace servebench::recipe::testing;
+using servebench::results::PointStatus;
+
+namespace {
+
+const std::string k_select = "hw=gb300,strategy=low-latency,quant=fp8,kvDsaPair=fp8-trtllm";
+
+// The launch line a generated campaign arm carries for this selection.
+std::string campaign_launch(const Catalog& c, const std::string& select, Target target = Target::sim) {
+  PlaceholderValues o;
+  o.set("PORT", "{port}");
+  o.set("HOST_IP", "127.0.0.1");
+  auto r = render(c, *parse_selection(c, select), target, o);
+  EXPECT_TRUE(r) << r.error().message;
+  return to_command_line(*r);
+}
+
+SelectionStatus status_of(const Catalog& c, const std::string& select, const RunDir& dir) {
+  auto e = read_evidence({dir.path()});
+  EXPECT_TRUE(e) << e.error().message;
+  auto s = verify(c, *parse_selection(c, select), *e);
+  EXPECT_TRUE(s) << s.error().message;
+  return *s;
+}
+
+// The example with the shared Blackwell low-latency list edited (one flag changed).
+Catalog edited_example() {
+  return parsed(replaced(text_of(k_example_path), "      - --mem-fraction-static 0.85\n      - --host {{HOST_IP}}",
+                         "      - --mem-fraction-static 0.8\n      - --host {{HOST_IP}}"));
+}
+
+}  // namespace
+
+TEST(Verification, SimulatorRunOfTheRenderedCommandVerifies) {
+  const Catalog c = example();
+  RunDir dir("verified");
+  dir.add_arm({.name = "gb300-low-latency-fp8-fp8-trtllm", .launch = campaign_launch(c, k_select),
+               .recipe = std::pair{"glm-5.3-flash", k_select}},
+              {{.concurrency = 1}, {.concurrency = 16}});
+  const auto s = status_of(c, k_select, dir);
+  EXPECT_EQ(s.state, Verification::verified);
+  EXPECT_EQ(s.label(), "verified (sim)");
+  ASSERT_EQ(s.evidence.size(), 2u);
+  EXPECT_EQ(s.evidence[0].point, "gb300-low-latency-fp8-fp8-trtllm/chat/c1");
+  EXPECT_EQ(s.evidence[0].fingerprint, s.fingerprint);
+  // The real SGLang command of the same selection fingerprints alike.
+  const auto engine_fp = servebench::api::fingerprint_command(servebench::api::Dialect::sglang,
+                                                              campaign_launch(c, k_select, Target::engine));
+  ASSERT_TRUE(engine_fp);
+  EXPECT_EQ(*engine_fp, s.fingerprint);
+}
+
+TEST(Verification, OneEditedFlagMakesTheEvidenceStaleWithTheDiff) {
+  RunDir dir("stale");
+  dir.add_arm({.name = "gb300-low-latency-fp8-fp8-trtllm", .launch = campaign_launch(example(), k_select),
+               .recipe = std::pair{"glm-5.3-flash", k_select}},
+              {{}});
+  const auto s = status_of(edited_example(), k_select, dir);
+  EXPECT_EQ(s.state, Verification::stale);
+  ASSERT_EQ(s.diff.size(), 1u);
+  EXPECT_EQ(servebench::api::to_string(s.diff[0]), "~ --mem-fraction-static 0.85 -> 0.8");
+  ASSERT_EQ(s.evidence.size(), 1u);
+  EXPECT_NE(s.evidence[0].fingerprint, s.fingerprint);
+}
+
+TEST(Verification, OldRecipeMeasuredUnderAnotherArmNameIsFoundByItsRecipeKey) {
+  const Catalog c = example();
+  // The command before the update: explicit EP4, deep_gemm, adaptive MTP.
+  std::string old = replaced(campaign_launch(c, k_select), "--moe-runner-backend flashinfer_trtllm",
+                             "--ep-size 4 --moe-runner-backend deep_gemm --speculative-adaptive");
+  RunDir dir("old");
+  dir.add_arm({.name = "ll-before-update", .launch = old, .recipe = std::pair{"glm-5.3-flash", k_select}}, {{}});
+  const auto s = status_of(c, k_select, dir);
+  EXPECT_EQ(s.state, Verification::stale);
+  std::vector<std::string> changes;
+  for (const auto& d : s.diff) changes.push_back(servebench::api::to_string(d));
+  EXPECT_EQ(changes, (std::vector<std::string>{"- --ep-size 4", "~ --moe-runner-backend deep_gemm -> flashinfer_trtllm",
+                                               "- --speculative-adaptive"}));
+}
+
+TEST(Verification, ArmsWithoutRecipeKeyMatchByArmName) {
+  RunDir dir("byname");
+  dir.add_arm({.name = "gb300-low-latency-fp8-fp8-trtllm", .launch = campaign_launch(example(), k_select)}, {{}});
+  EXPECT_EQ(status_of(edited_example(), k_select, dir).state, Verification::stale);
+  RunDir other("othername");
+  other.add_arm({.name = "something-else", .launch = campaign_launch(example(), k_select)}, {{}});
+  const auto s = status_of(edited_example(), k_select, other);
+  EXPECT_EQ(s.state, Verification::unverified);
+  EXPECT_TRUE(s.evidence.empty());
+}
+
+TEST(Verification, FailedGateOrPointDoesNotVerify) {
+  const Catalog c = example();
+  RunDir dir("gate");
+  dir.add_arm({.name = "a", .launch = campaign_launch(c, k_select)},
+              {{.concurrency = 1, .gate_passed = false}, {.concurrency = 16, .status = PointStatus::invalid}, {.concurrency = 80, .gate_passed = std::nullopt}});
+  const auto s = status_of(c, k_select, dir);
+  EXPECT_EQ(s.state, Verification::unverified);
+  EXPECT_EQ(s.evidence.size(), 3u);
+  EXPECT_EQ(s.note, "3 point(s) ran this command, none ok with a passed quality gate");
+}
+
+TEST(Verification, OtherSelectionsStayUnverified) {
+  const Catalog c = example();
+  RunDir dir("others");
+  dir.add_arm({.name = "a", .launch = campaign_launch(c, k_select), .recipe = std::pair{"glm-5.3-flash", k_select}}, {{}});
+  const auto s = status_of(c, "hw=gb300,strategy=low-latency,quant=fp8", dir);  // default kvDsaPair
+  EXPECT_EQ(s.state, Verification::unverified);
+  EXPECT_TRUE(s.note.empty());
+}
+
+TEST(Verification, AllSkipsDisabledSelectionsAndAppliesTheFilter) {
+  const Catalog c = example();
+  RunDir dir("all");
+  dir.add_arm({.name = "a", .launch = campaign_launch(c, k_select)}, {{}});
+  auto e = read_evidence({dir.path()});
+  ASSERT_TRUE(e);
+  auto all = verify_all(c, *e, *parse_filter(c, "hw=gb300,strategy=low-latency,quant=fp8"));
+  ASSERT_TRUE(all) << all.error().message;
+  // kvDsaPair 2 × hicache 3 × dcp 2 × layout 1 (tp8-ep8 disabled on gb300) × dpAttention 1 (disabled for low latency)
+  EXPECT_EQ(all->size(), 12u);
+  const auto verified = std::count_if(all->begin(), all->end(), [](const auto& s) { return s.state == Verification::verified; });
+  EXPECT_EQ(verified, 1);
+}
+
+TEST(Verification, JsonNamesStatusEnginesAndDiff) {
+  SelectionStatus s;
+  s.selection = "hw=b200";
+  s.state = Verification::stale;
+  s.diff = {{servebench::api::CommandChange::Kind::removed, servebench::api::CommandChange::Scope::flag, "--ep-size", "4", std::nullopt}};
+  const auto j = to_json(s);
+  EXPECT_EQ(j.at("status").as_string(), "stale");
+  EXPECT_EQ(j.at("diff").as_array().at(0).as_string(), "- --ep-size 4");
+}
