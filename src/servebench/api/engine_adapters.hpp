@@ -1,0 +1,21 @@
+#pragma once
+// Constructors of the per-engine adapters (internal to api; make_adapter() is the public door).
+#include <memory>
+
+#include "servebench/api/adapter.hpp"
+
+namespace servebench::api {
+
+// The simulator speaks SGLang's control plane and adds exact speculative counters.
+enum class SglangFlavour { sglang, sim };
+
+std::unique_ptr<EngineAdapter> make_sglang_adapter(SglangFlavour flavour, const util::Clock& clock, Pacer& pacer);
+std::unique_ptr<EngineAdapter> make_vllm_adapter(const util::Clock& clock, Pacer& pacer);
+std::unique_ptr<EngineAdapter> make_llamacpp_adapter(const util::Clock& clock, Pacer& pacer);
+std::unique_ptr<EngineAdapter> make_trtllm_adapter(const util::Clock& clock, Pacer& pacer);
+
+// Counter names the simulator exports on top of SGLang's (SGLang itself has no spec counters).
+inline constexpr std::string_view k_sim_spec_verify_metric = "sglang:spec_verify_ct_total";
+inline constexpr std::string_view k_sim_spec_accepted_metric = "sglang:spec_accepted_tokens_total";
+
+}  // namespace servebench::api
