@@ -98,6 +98,9 @@ std::vector<std::size_t> CampaignSet::arms_of_run(std::size_t run) const {
 }
 
 CampaignSet merge_runs(std::vector<RunInput> runs) {
+  for (auto& run : runs) {
+    if (run.ledger_campaign.empty() && !run.points.empty()) run.ledger_campaign = run.points.front().campaign;
+  }
   CampaignSet set;
   set.runs = std::move(runs);
   add_arms(set);

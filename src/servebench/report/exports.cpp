@@ -27,8 +27,14 @@ std::string cookbook_notes(const CampaignSet& set, const Arm& arm) {
   return util::join(parts, "; ");
 }
 
-std::string csv_number(double v) { return std::isfinite(v) ? fmt::format("{}", v) : ""; }
-std::string seconds(double ms) { return csv_number(ms / 1000.0); }
+// Shortest decimal of v rounded to `decimals` places: exact values stay exact ("0.61"), and unit
+// conversions do not print binary noise ("0.7692100000000001").
+std::string csv_number(double v, int decimals = 4) {
+  if (!std::isfinite(v)) return "";
+  const double scale = std::pow(10.0, decimals);
+  return fmt::format("{}", std::round(v * scale) / scale);
+}
+std::string seconds(double ms) { return csv_number(ms / 1000.0, 6); }  // to the microsecond
 std::string intvty(double tpot_ms) { return csv_number(ratio(1000.0, tpot_ms)); }
 
 std::string csv_text(const std::string& s) {

@@ -40,6 +40,7 @@ util::Result<ArmInput> read_arm(const fs::path& dir, const std::string& name) {
 
 std::string RunInput::campaign_name() const {
   if (campaign.found && campaign.name != k_not_recorded && !campaign.name.empty()) return campaign.name;
+  if (!ledger_campaign.empty()) return ledger_campaign;
   if (!points.empty() && !points.front().campaign.empty()) return points.front().campaign;
   return label;
 }
@@ -55,6 +56,7 @@ util::Result<RunInput> read_run_input(const fs::path& dir) {
   RunInput run;
   run.label = dir.string();
   run.points = ledger->latest();
+  if (!run.points.empty()) run.ledger_campaign = run.points.front().campaign;
   run.issues = std::move(ledger->issues);
   auto campaign = read_campaign_summary(dir / "campaign.yaml");
   if (!campaign) return std::unexpected(campaign.error());

@@ -26,6 +26,7 @@ struct RunInput {
   std::vector<results::PointRecord> points;    // last record per point, in first-seen order
   std::vector<results::LedgerIssue> issues;    // unreadable ledger lines
   std::vector<ArmInput> arms;                  // ledger order, then arms/ directories not in the ledger
+  std::string ledger_campaign;                 // `campaign` of the ledger's first point record
   std::string campaign_name() const;           // campaign.yaml name, else the ledger's, else the label
 };
 

@@ -1,0 +1,98 @@
+// Golden tests: the fixtures rendered to every format and compared byte for byte with
+// tests/golden/report/. With UPDATE_GOLDEN=1 the test rewrites the golden files instead (review
+// the diff before committing).
+#include "servebench/report/report_files.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "servebench/util/file_io.hpp"
+
+using namespace servebench::report;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Paths in the report are the run directories as given; render from the source root with relative
+// paths so the golden files do not depend on where the repository is checked out.
+class GoldenReport : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_previous = fs::current_path();
+    fs::current_path(SERVEBENCH_SOURCE_DIR);
+  }
+  void TearDown() override { fs::current_path(m_previous); }
+
+  static void compare(const std::string& name, const ReportInputs& in, const std::vector<OutputFormat>& formats) {
+    const bool update = std::getenv("UPDATE_GOLDEN") != nullptr && std::string(std::getenv("UPDATE_GOLDEN")) == "1";
+    for (const auto& [suffix, content] : render_report(in, ReportOptions{}, formats)) {
+      const fs::path golden = fs::path("tests/golden/report") / (name + suffix);
+      if (update) {
+        ASSERT_TRUE(servebench::util::write_file_atomic(golden, content));
+        continue;
+      }
+      const auto expected = servebench::util::read_file(golden);
+      ASSERT_TRUE(expected) << golden << " is missing; run with UPDATE_GOLDEN=1 to create it";
+      EXPECT_EQ(content, *expected) << golden << " differs; run with UPDATE_GOLDEN=1 and review the diff";
+    }
+  }
+
+ private:
+  fs::path m_previous;
+};
+
+}  // namespace
+
+TEST_F(GoldenReport, TwoArmCampaignWithBaseline) {
+  const auto in = load_report_inputs({"tests/fixtures/report/two-arm"}, fs::path("tests/fixtures/report/baseline.csv"));
+  ASSERT_TRUE(in) << in.error().message;
+  compare("two-arm", *in, {OutputFormat::markdown, OutputFormat::html, OutputFormat::json});
+}
+
+TEST_F(GoldenReport, TwoMachinesMerged) {
+  const auto in = load_report_inputs({"tests/fixtures/report/two-arm", "tests/fixtures/report/machine-b"}, std::nullopt);
+  ASSERT_TRUE(in) << in.error().message;
+  compare("two-machines", *in, {OutputFormat::markdown});
+}
+
+TEST_F(GoldenReport, TornLedgerStillRenders) {
+  const auto in = load_report_inputs({"tests/fixtures/report/torn-ledger"}, std::nullopt);
+  ASSERT_TRUE(in) << in.error().message;
+  const auto files = render_report(*in, ReportOptions{}, {OutputFormat::markdown});
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_NE(files[0].second.find("1 ledger record was unreadable (line 3: torn last line"), std::string::npos);
+  compare("torn-ledger", *in, {OutputFormat::markdown});
+}
+
+TEST(ReportFiles, ParsesFormatLists) {
+  const auto f = parse_formats("md, HTML,json,md");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(*f, (std::vector<OutputFormat>{OutputFormat::markdown, OutputFormat::html, OutputFormat::json}));
+  const auto bad = parse_formats("md,pdf");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("'pdf'"), std::string::npos);
+}
+
+TEST(ReportFiles, WritesEveryFileUnderThePrefix) {
+  const auto in = load_report_inputs({fs::path(SERVEBENCH_SOURCE_DIR) / "tests/fixtures/report/two-arm"}, std::nullopt);
+  ASSERT_TRUE(in);
+  const fs::path dir = fs::temp_directory_path() / "sb_report_files_test";
+  fs::remove_all(dir);
+  const auto written = write_report(*in, ReportOptions{}, {OutputFormat::html, OutputFormat::json}, dir / "sub" / "r");
+  ASSERT_TRUE(written) << written.error().message;
+  ASSERT_EQ(written->size(), 4u);
+  EXPECT_EQ((*written)[0], dir / "sub" / "r.html");
+  EXPECT_EQ((*written)[3], dir / "sub" / "r.vllm.json");
+  for (const auto& p : *written) EXPECT_GT(fs::file_size(p), 100u) << p;
+  fs::remove_all(dir);
+}
+
+TEST(ReportFiles, UnreadableInputIsBadInputNamingTheFile) {
+  const auto in = load_report_inputs({fs::path(SERVEBENCH_SOURCE_DIR) / "tests/fixtures/report/two-arm"},
+                                     fs::path("/nonexistent/baseline.csv"));
+  ASSERT_FALSE(in);
+  EXPECT_EQ(in.error().kind, servebench::util::ErrorKind::bad_input);
+  EXPECT_NE(in.error().message.find("/nonexistent/baseline.csv"), std::string::npos);
+}

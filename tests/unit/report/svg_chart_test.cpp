@@ -1,0 +1,63 @@
+#include "servebench/report/svg_chart.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+using namespace servebench::report;
+
+namespace {
+ChartSpec two_series() {
+  ChartSpec c{"s0-output", "chat: output tok/s vs concurrency", "concurrency (log₂)", "output tok/s", AxisScale::log2, {}};
+  c.series.push_back({"e7b", 0, SeriesLine::through_points, {{1, 49.6, "e7b C=1"}, {8, 110, "e7b C=8"}}, {}});
+  c.series.push_back({"tp2pp4 <b>", 1, SeriesLine::through_points, {{1, 16.7, "tp C=1"}, {8, 130, "tp C=8"}}, {}});
+  return c;
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST(SvgChart, DrawsAxesSeriesMarkersAndLegend) {
+  std::ostringstream out;
+  render_svg(two_series(), out);
+  const std::string svg = out.str();
+  EXPECT_TRUE(svg.starts_with(R"(<svg class="chart" id="s0-output")"));
+  EXPECT_EQ(count(svg, "</svg>"), 1u);
+  EXPECT_EQ(count(svg, "class=\"series-line\""), 2u);
+  EXPECT_EQ(count(svg, "class=\"pt\""), 4u + 2u);  // four points and two legend markers
+  EXPECT_EQ(count(svg, "<circle"), 3u);            // e7b: circles; tp2pp4: squares
+  EXPECT_EQ(count(svg, "<rect class=\"pt\""), 3u);
+  EXPECT_NE(svg.find(">output tok/s</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">concurrency (log₂)</text>"), std::string::npos);
+  EXPECT_EQ(svg.find(">16</text>"), std::string::npos);  // the log₂ axis stops at 8
+  EXPECT_NE(svg.find(">tp2pp4 &lt;b&gt;</text>"), std::string::npos);  // escaped legend
+  EXPECT_NE(svg.find("<title>e7b C=8</title>"), std::string::npos);
+  EXPECT_EQ(svg.find("<script"), std::string::npos);
+}
+
+TEST(SvgChart, ParetoSeriesDrawsItsFrontierAndFadesDominatedPoints) {
+  ChartSpec c{"p", "pareto", "tok/s/user", "tok/s/GPU", AxisScale::linear, {}};
+  c.series.push_back({"a", 2, SeriesLine::frontier, {{70, 200, "C1"}, {35, 300, "C16"}, {40, 450, "C8"}},
+                      {{40, 450, ""}, {70, 200, ""}}});
+  std::ostringstream out;
+  render_svg(c, out);
+  const std::string svg = out.str();
+  EXPECT_EQ(count(svg, "fill-opacity=\"0.35\""), 1u);  // (35, 300) is dominated
+  EXPECT_EQ(count(svg, "class=\"series-line\""), 1u);
+  EXPECT_NE(svg.find("Pareto frontier"), std::string::npos);
+}
+
+TEST(SvgChart, PlottablePointsExcludeUndefinedValues) {
+  ChartSpec c{"x", "t", "x", "y", AxisScale::log2, {}};
+  c.series.push_back({"a", 0, SeriesLine::through_points, {{0, 1, ""}, {2, std::nan(""), ""}}, {}});
+  EXPECT_FALSE(has_plottable_points(c));
+  c.series[0].points.push_back({2, 1, ""});
+  EXPECT_TRUE(has_plottable_points(c));
+}
+
+TEST(SvgChart, EscapesMarkup) { EXPECT_EQ(escape_xml(R"(a<b>&"c'")"), "a&lt;b&gt;&amp;&quot;c&#39;&quot;"); }
