@@ -1,13 +1,265 @@
+// `servebench bench`: one benchmark run, a drop-in for `python -m sglang.bench_serving` (same main
+// flags, same JSONL keys). Flags become a load::RunSpec; load::run does the work.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include <fmt/format.h>
+
 #include "servebench/cli/command.hpp"
+#include "servebench/load/engine_control.hpp"
+#include "servebench/load/option_parsing.hpp"
+#include "servebench/load/progress_line.hpp"
+#include "servebench/load/request_log.hpp"
+#include "servebench/load/result_formats.hpp"
+#include "servebench/load/runner.hpp"
+#include "servebench/load/summary_table.hpp"
+#include "servebench/load/workload.hpp"
+#include "servebench/util/file_io.hpp"
+#include "servebench/util/json_text.hpp"
 
 namespace servebench::cli {
+namespace {
+
+struct BenchFlags {
+  std::string backend = "sglang", base_url, host = "127.0.0.1", model, dataset_name = "random", dataset_path;
+  std::optional<int> port;
+  std::int64_t random_input_len = 1024, random_output_len = 1024, num_prompts = 1000, warmup_requests = 1;
+  double random_range_ratio = 1.0, burstiness = 1.0, temperature = 0.0, request_timeout_s = 6 * 3600;
+  std::optional<std::int64_t> max_concurrency, sharegpt_output_len, vocab_size;
+  std::string request_rate = "inf", arrival = "poisson", tag, extra_request_body, output_file, per_request;
+  std::uint64_t seed = 1;
+  bool disable_ignore_eos = false, flush_cache = false, output_details = false, no_progress = false;
+  bool allow_failures = false;
+  std::string api_key_env = "OPENAI_API_KEY", percentile_method = "nearest-rank", metric_percentiles = "50,90,95,99";
+  std::string output_format = "sglang";
+  std::vector<std::string> goodput;
+  std::optional<int> num_gpus;
+  int threads = 0;
+  load::SharedPrefixWorkload gsp;
+  CLI::Option* range_ratio_option = nullptr;
+  CLI::Option* port_option = nullptr;
+  CLI::Option* host_option = nullptr;
+};
+
+void define_flags(CLI::App& c, BenchFlags& f) {
+  c.add_option("--backend", f.backend, "sglang (native /generate), sglang-oai, sglang-oai-chat, vllm, vllm-chat, "
+                                        "llamacpp, trtllm, openai, openai-chat, sim")->capture_default_str();
+  c.add_option("--base-url", f.base_url, "server URL, e.g. http://127.0.0.1:30000 (else --host/--port)");
+  f.host_option = c.add_option("--host", f.host, "server host")->capture_default_str();
+  f.port_option = c.add_option("--port", f.port, "server port (default: the backend's usual port)");
+  c.add_option("--model", f.model, "model name sent in requests (default: first of /v1/models)");
+  c.add_option("--dataset-name", f.dataset_name, "random, random-ids, corpus, custom, sharegpt, "
+                                                   "generated-shared-prefix")->capture_default_str();
+  c.add_option("--dataset-path", f.dataset_path, "corpus text, custom JSONL or ShareGPT JSON file");
+  c.add_option("--random-input-len", f.random_input_len)->capture_default_str();
+  c.add_option("--random-output-len", f.random_output_len)->capture_default_str();
+  f.range_ratio_option = c.add_option("--random-range-ratio", f.random_range_ratio,
+                                      "lengths uniform in [floor(r*L), L] (sglang semantics)")->capture_default_str();
+  c.add_option("--num-prompts", f.num_prompts)->capture_default_str();
+  c.add_option("--max-concurrency", f.max_concurrency, "cap on requests in flight");
+  c.add_option("--request-rate", f.request_rate, "inf, or requests/s (open loop)")->capture_default_str();
+  c.add_option("--burstiness", f.burstiness, "gamma shape of inter-arrival times (1 = Poisson)")->capture_default_str();
+  c.add_option("--arrival", f.arrival, "poisson, gamma or constant inter-arrival times")->capture_default_str();
+  c.add_option("--seed", f.seed)->capture_default_str();
+  c.add_option("--warmup-requests", f.warmup_requests)->capture_default_str();
+  c.add_flag("--disable-ignore-eos", f.disable_ignore_eos);
+  c.add_option("--temperature", f.temperature)->capture_default_str();
+  c.add_flag("--flush-cache", f.flush_cache, "flush the server's prefix cache before the run");
+  c.add_option("--output-file", f.output_file, "append one JSON line (default: sglang's file name)");
+  c.add_flag("--output-details", f.output_details, "per-request arrays in the JSON line");
+  c.add_option("--tag", f.tag);
+  c.add_option("--extra-request-body", f.extra_request_body, "JSON object merged into every request");
+  c.add_option("--sharegpt-output-len", f.sharegpt_output_len, "output length for custom/sharegpt prompts");
+  c.add_option("--gsp-num-groups", f.gsp.num_groups)->capture_default_str();
+  c.add_option("--gsp-prompts-per-group", f.gsp.prompts_per_group)->capture_default_str();
+  c.add_option("--gsp-system-prompt-len", f.gsp.system_len)->capture_default_str();
+  c.add_option("--gsp-question-len", f.gsp.question_len)->capture_default_str();
+  c.add_option("--gsp-output-len", f.gsp.output_len)->capture_default_str();
+  c.add_option("--api-key-env", f.api_key_env, "environment variable holding the API key")->capture_default_str();
+  c.add_option("--percentile-method", f.percentile_method, "nearest-rank or linear")->capture_default_str();
+  c.add_option("--metric-percentiles", f.metric_percentiles)->capture_default_str();
+  c.add_option("--goodput", f.goodput, "SLOs in ms: ttft:MS tpot:MS e2e:MS");
+  c.add_option("--num-gpus", f.num_gpus, "GPUs behind the server (default: tp_size x pp_size from /server_info)");
+  c.add_option("--per-request", f.per_request, "write one JSON line per request to this file");
+  c.add_option("--output-format", f.output_format, "sglang or vllm keys")->capture_default_str();
+  c.add_option("--request-timeout", f.request_timeout_s, "seconds per request (0: none)")->capture_default_str();
+  c.add_option("--vocab-size", f.vocab_size, "vocabulary size when the server does not report it");
+  c.add_flag("--no-progress", f.no_progress);
+  c.add_option("--threads", f.threads, "event-loop threads (0: one per core)")->capture_default_str();
+  c.add_flag("--allow-failures", f.allow_failures, "exit 0 even if requests failed");
+}
+
+template <class T>
+T need(util::Result<T> r) {
+  return unwrap(std::move(r));
+}
+
+int default_port(api::Backend b) {
+  switch (b) {
+    case api::Backend::vllm:
+    case api::Backend::vllm_chat:
+    case api::Backend::trtllm:
+    case api::Backend::openai:
+    case api::Backend::openai_chat: return 8000;
+    case api::Backend::llamacpp: return 8080;
+    default: return 30000;
+  }
+}
+
+std::string base_url_of(const BenchFlags& f, api::Backend backend) {
+  if (!f.base_url.empty()) {
+    if (f.host_option->count() > 0 || f.port_option->count() > 0) {
+      throw CommandError(k_exit_bad_input, "--base-url cannot be combined with --host or --port");
+    }
+    return f.base_url;
+  }
+  return fmt::format("http://{}:{}", f.host, f.port.value_or(default_port(backend)));
+}
+
+load::MetricOptions metric_options(const BenchFlags& f) {
+  load::MetricOptions m;
+  m.method = need(stats::parse_percentile_method(f.percentile_method));
+  m.percentiles = need(load::parse_percentile_list(f.metric_percentiles));
+  m.goodput = need(load::parse_goodput(f.goodput));
+  if (f.num_gpus) {
+    if (*f.num_gpus <= 0) throw CommandError(k_exit_bad_input, "--num-gpus must be positive");
+    m.gpus = *f.num_gpus;
+  }
+  return m;
+}
+
+load::Arrival arrival_of(const BenchFlags& f) {
+  if (f.arrival == "constant") return load::Arrival::constant;
+  if (f.arrival == "gamma" || f.burstiness != 1.0) return load::Arrival::gamma;
+  if (f.arrival == "poisson") return load::Arrival::poisson;
+  throw CommandError(k_exit_bad_input, fmt::format("--arrival '{}' is not poisson, gamma or constant", f.arrival));
+}
+
+load::WorkloadOptions workload_options(const BenchFlags& f) {
+  load::WorkloadOptions w;
+  w.kind = need(load::parse_dataset_kind(f.dataset_name));
+  w.path = f.dataset_path;
+  w.num_prompts = f.num_prompts;
+  w.warmup_prompts = f.warmup_requests;
+  w.input_len = f.random_input_len;
+  w.output_len = f.random_output_len;
+  w.range_ratio = f.random_range_ratio;
+  w.fixed_output_len = f.sharegpt_output_len;
+  w.shared_prefix = f.gsp;
+  w.seed = f.seed;
+  if (f.vocab_size) w.vocabulary = load::safe_vocabulary(*f.vocab_size);
+  return w;
+}
+
+void check_flags(const BenchFlags& f) {
+  const auto bad = [](std::string m) { throw CommandError(k_exit_bad_input, std::move(m)); };
+  if (f.num_prompts <= 0) bad("--num-prompts must be positive");
+  if (f.max_concurrency && *f.max_concurrency <= 0) bad("--max-concurrency must be positive");
+  if (f.warmup_requests < 0) bad("--warmup-requests must not be negative");
+  if (f.request_timeout_s < 0) bad("--request-timeout must not be negative");
+  if (f.threads < 0) bad("--threads must not be negative");
+  if (f.burstiness != 1.0 && f.request_rate == "inf") bad("--burstiness needs a finite --request-rate");
+  if (f.output_format != "sglang" && f.output_format != "vllm") bad("--output-format must be sglang or vllm");
+  if (!f.extra_request_body.empty()) {
+    auto body = util::parse_json(f.extra_request_body, "--extra-request-body");
+    if (!body || !body->is_object()) bad("--extra-request-body must be a JSON object");
+  }
+}
+
+void show_progress(const load::PhaseProgress& p) {
+  fmt::print(stderr, "\r{}\x1b[K", load::progress_line(p));
+  std::fflush(stderr);
+}
+
+load::RunSpec run_spec(const BenchFlags& f, api::Backend backend, std::string url, load::Workload workload) {
+  load::RunSpec s;
+  s.backend = backend;
+  s.base_url = std::move(url);
+  s.model = f.model;
+  if (const char* key = std::getenv(f.api_key_env.c_str())) s.api_key = key;
+  s.prompts = std::move(workload.prompts);
+  s.warmup_prompts = std::move(workload.warmup);
+  s.max_concurrency = f.max_concurrency;
+  s.request_rate = need(load::parse_request_rate(f.request_rate));
+  s.arrival = arrival_of(f);
+  s.burstiness = f.burstiness;
+  s.seed = f.seed;
+  s.request.ignore_eos = !f.disable_ignore_eos;
+  s.request.temperature = f.temperature;
+  s.request.seed = f.seed;
+  s.request.extra_body = f.extra_request_body;
+  s.request.timeout = util::from_seconds(f.request_timeout_s);
+  s.threads = f.threads;
+  s.metrics = metric_options(f);
+  s.flush_cache = f.flush_cache;
+  if (!f.no_progress && isatty(STDERR_FILENO)) s.on_progress = show_progress;
+  return s;
+}
+
+void write_outputs(const BenchFlags& f, const load::RunResult& r, const load::RunSpec& spec) {
+  const load::OutputLabels labels{.dataset_name = f.dataset_name, .random_input_len = f.random_input_len,
+                                  .random_output_len = f.random_output_len,
+                                  .sharegpt_output_len = f.sharegpt_output_len,
+                                  .random_range_ratio = f.random_range_ratio, .tag = f.tag};
+  const auto format = f.output_format == "vllm" ? load::OutputFormat::vllm : load::OutputFormat::sglang;
+  const auto details = f.output_details ? load::Details::per_request : load::Details::summary;
+  const std::string path = !f.output_file.empty() ? f.output_file
+                                                  : load::default_output_name(f.backend, f.dataset_name,
+                                                                              f.num_prompts, f.random_input_len,
+                                                                              f.random_output_len,
+                                                                              spec.wall_clock->now());
+  need(util::append_durable(path, util::to_json_text(load::format_result(format, r, labels, details)) + "\n"));
+  if (!f.per_request.empty()) need(load::write_request_log(f.per_request, r));
+}
+
+void note_range_ratio(const BenchFlags& f) {
+  const bool random = f.dataset_name == "random" || f.dataset_name == "random-ids";
+  if (random && f.range_ratio_option->count() == 0) {
+    fmt::print(stderr, "note: --random-range-ratio defaults to 1.0 here (every prompt exactly {} tokens); "
+                       "sglang's default 0.0 draws lengths in [1, {}], about half on average\n",
+                f.random_input_len, f.random_input_len);
+  }
+}
+
+int run_bench(const BenchFlags& f) {
+  check_flags(f);
+  const api::Backend backend = need(api::parse_backend(f.backend));
+  const std::string url = base_url_of(f, backend);
+  const char* key = std::getenv(f.api_key_env.c_str());
+  auto control = need(load::EngineControl::create(backend, url, key ? key : ""));
+  need(control->check_health());
+  const std::string model = f.model.empty() ? need(control->first_model()) : f.model;
+  control->set_model(model);
+  note_range_ratio(f);
+  load::RunSpec spec = run_spec(f, backend, url, need(load::make_workload(workload_options(f), *control)));
+  spec.model = model;
+  if (!spec.metrics.gpus) spec.metrics.gpus = load::gpus_from_server_info(control->server_info());
+  const load::RunResult result = need(load::run(spec, *control));
+  if (spec.on_progress) fmt::print(stderr, "\n");
+  fmt::print("{}", load::summary_table(result));
+  write_outputs(f, result, spec);
+  if (!result.client.healthy) {
+    fmt::print(stderr, "servebench: run invalid: {}\n", result.client.reason);
+    return k_exit_measured_failure;
+  }
+  if (result.metrics.failed > 0 && !f.allow_failures) {
+    fmt::print(stderr, "servebench: {} of {} requests failed (see errors_by_kind; --allow-failures to accept)\n",
+               result.metrics.failed, result.metrics.num_requests);
+    return k_exit_measured_failure;
+  }
+  return k_exit_ok;
+}
+
+}  // namespace
 
 void add_bench(CLI::App& app, CommandFn& selected) {
-  auto* cmd = app.add_subcommand("bench", "(not built yet)");
-  cmd->allow_extras();
-  cmd->callback([&selected] {
-    selected = [] { throw CommandError(k_exit_bad_input, "'bench' is not built yet"); return 0; };
-  });
+  auto flags = std::make_shared<BenchFlags>();
+  auto* cmd = app.add_subcommand("bench", "one benchmark run against a server (a drop-in for sglang.bench_serving)");
+  define_flags(*cmd, *flags);
+  cmd->callback([&selected, flags] { selected = [flags] { return run_bench(*flags); }; });
 }
 
 }  // namespace servebench::cli

@@ -1,0 +1,185 @@
+#include "servebench/load/engine_control.hpp"
+
+#include <algorithm>
+
+#include <boost/json.hpp>
+
+#include "servebench/http/blocking_client.hpp"
+#include "servebench/util/json_text.hpp"
+
+namespace servebench::load {
+namespace {
+
+namespace json = boost::json;
+using util::ErrorKind;
+
+// Adds the bearer token to every control request; the key never leaves this object.
+class AuthExchange final : public http::Exchange {
+ public:
+  AuthExchange(std::unique_ptr<http::BlockingClient> inner, std::string key)
+      : m_inner(std::move(inner)), m_key(std::move(key)) {}
+  util::Result<http::Response> send(const http::Request& request, std::chrono::milliseconds timeout) override {
+    if (m_key.empty()) return m_inner->send(request, timeout);
+    http::Request r = request;
+    r.headers.push_back({"Authorization", "Bearer " + m_key});
+    return m_inner->send(r, timeout);
+  }
+  const std::string& base_url() const override { return m_inner->base_url(); }
+
+ private:
+  std::unique_ptr<http::BlockingClient> m_inner;
+  std::string m_key;
+};
+
+json::value opt(const std::optional<std::int64_t>& v) { return v ? json::value(*v) : json::value(nullptr); }
+
+json::object facts_json(const api::ServerFacts& f) {
+  json::object o{{"engine", f.engine},
+                 {"version", f.version},
+                 {"model", f.model},
+                 {"context_length", opt(f.context_length)},
+                 {"kv_pool_tokens", opt(f.kv_pool_tokens)},
+                 {"max_running_requests", opt(f.max_running_requests)}};
+  if (f.speculative) {
+    o["speculative"] = json::object{{"algorithm", f.speculative->algorithm},
+                                    {"num_steps", opt(f.speculative->num_steps)},
+                                    {"eagle_topk", opt(f.speculative->eagle_topk)},
+                                    {"num_draft_tokens", opt(f.speculative->num_draft_tokens)}};
+  } else {
+    o["speculative"] = nullptr;
+  }
+  return o;
+}
+
+}  // namespace
+
+struct EngineControl::Impl {
+  std::unique_ptr<api::EngineAdapter> adapter;
+  std::unique_ptr<AuthExchange> exchange;
+  std::chrono::milliseconds timeout;
+  std::optional<util::Result<api::ServerFacts>> facts;  // read once
+  std::optional<util::Result<api::Counters>> before;
+  std::string model;
+
+  const util::Result<api::ServerFacts>& server_facts() {
+    if (!facts) facts = adapter->facts(*exchange);
+    return *facts;
+  }
+};
+
+api::Engine engine_of(api::Backend b) {
+  switch (b) {
+    case api::Backend::sglang:
+    case api::Backend::sglang_oai:
+    case api::Backend::sglang_oai_chat: return api::Engine::sglang;
+    case api::Backend::vllm:
+    case api::Backend::vllm_chat: return api::Engine::vllm;
+    case api::Backend::llamacpp: return api::Engine::llamacpp;
+    case api::Backend::trtllm: return api::Engine::trtllm;
+    case api::Backend::openai:
+    case api::Backend::openai_chat: return api::Engine::openai;
+    case api::Backend::sim: return api::Engine::sim;
+  }
+  return api::Engine::openai;
+}
+
+Vocabulary safe_vocabulary(std::optional<std::int64_t> reported_size) {
+  const std::int64_t size = reported_size && *reported_size > 1 ? *reported_size : 32000;
+  const auto low = static_cast<std::int32_t>(std::min<std::int64_t>(1000, size / 32));
+  const auto high = static_cast<std::int32_t>(std::min<std::int64_t>(size, 30000));
+  std::vector<std::int32_t> excluded(static_cast<std::size_t>(low));
+  for (std::int32_t i = 0; i < low; ++i) excluded[static_cast<std::size_t>(i)] = i;
+  auto v = Vocabulary::make(high, std::move(excluded));
+  SB_CHECK(v.has_value());
+  return *v;
+}
+
+EngineControl::EngineControl(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+EngineControl::~EngineControl() = default;
+
+util::Result<std::unique_ptr<EngineControl>> EngineControl::create(api::Backend backend, const std::string& base_url,
+                                                                   const std::string& api_key,
+                                                                   std::chrono::milliseconds timeout) {
+  auto client = http::BlockingClient::create(base_url);
+  if (!client) return std::unexpected(client.error());
+  auto impl = std::make_unique<Impl>();
+  impl->adapter = api::make_adapter(engine_of(backend));
+  impl->exchange = std::make_unique<AuthExchange>(std::move(*client), api_key);
+  impl->timeout = timeout;
+  return std::unique_ptr<EngineControl>(new EngineControl(std::move(impl)));
+}
+
+util::Result<void> EngineControl::check_health() {
+  auto h = m_impl->adapter->health(*m_impl->exchange);
+  if (!h) return util::fail(ErrorKind::unreachable, h.error().message);
+  if (!h->ready) {
+    return util::failf(ErrorKind::unreachable, "{} is not ready: /health answered {} {}", m_impl->exchange->base_url(),
+                       h->status, h->detail);
+  }
+  return {};
+}
+
+util::Result<std::string> EngineControl::first_model() {
+  if (m_impl->model.empty()) {
+    auto m = m_impl->adapter->models(*m_impl->exchange);
+    if (!m) return std::unexpected(m.error());
+    m_impl->model = std::move(*m);
+  }
+  return m_impl->model;
+}
+
+util::Result<void> EngineControl::flush_cache() {
+  const auto deadline = util::steady_clock().now() + m_impl->timeout;
+  // Not every engine shows an idle signal; the flush itself retries while the server is busy.
+  (void)m_impl->adapter->wait_idle(*m_impl->exchange, deadline);
+  return m_impl->adapter->flush(*m_impl->exchange, deadline);
+}
+
+void EngineControl::begin_window() { m_impl->before = m_impl->adapter->snapshot(*m_impl->exchange); }
+
+CounterWindow EngineControl::end_window() {
+  CounterWindow w;
+  auto after = m_impl->adapter->snapshot(*m_impl->exchange);
+  if (!m_impl->before || !*m_impl->before || !after) return w;
+  const api::Counters& b = **m_impl->before;
+  if (auto hit = m_impl->adapter->hit_rate(b, *after)) w.hit_rate = *hit;
+  w.accept_length = m_impl->adapter->accept_length(b, *after);
+  return w;
+}
+
+boost::json::value EngineControl::server_info() {
+  const auto& f = m_impl->server_facts();
+  if (!f || f->raw_json.empty()) return nullptr;
+  auto raw = util::parse_json(f->raw_json, "server facts");
+  if (!raw || !raw->is_object()) return nullptr;
+  if (const json::value* info = raw->as_object().if_contains("/server_info")) return *info;
+  return nullptr;
+}
+
+boost::json::object EngineControl::facts() {
+  const auto& f = m_impl->server_facts();
+  if (!f) return {{"error", f.error().message}};
+  return facts_json(*f);
+}
+
+std::optional<Vocabulary> EngineControl::vocabulary() {
+  auto size = m_impl->adapter->vocab_size(*m_impl->exchange);
+  return safe_vocabulary(size ? *size : std::nullopt);
+}
+
+util::Result<std::vector<std::int32_t>> EngineControl::tokenize(std::string_view text, Specials specials) {
+  return m_impl->adapter->tokenize(*m_impl->exchange, text,
+                                   specials == Specials::add ? api::SpecialTokens::add : api::SpecialTokens::omit);
+}
+
+util::Result<std::string> EngineControl::detokenize(std::span<const std::int32_t> ids) {
+  return m_impl->adapter->detokenize(*m_impl->exchange, ids);
+}
+
+void EngineControl::set_model(std::string model) { m_impl->model = std::move(model); }
+
+std::string EngineControl::identity() const {
+  return std::string(api::to_string(m_impl->adapter->engine())) + "/" + m_impl->model;
+}
+
+}  // namespace servebench::load
