@@ -6,6 +6,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/http.hpp>
 #include <fmt/format.h>
 
@@ -81,6 +82,8 @@ class ServerConnection final : public StreamOwner, public std::enable_shared_fro
 
  private:
   void read_request();
+  void on_header(const beast::error_code& ec);
+  void read_body();
   void on_request(const beast::error_code& ec);
   void dispatch(ServerRequest request);
   void run_stream_handler(const StreamHandler& handler, const ServerRequest& request);
@@ -117,6 +120,28 @@ void ServerConnection::read_request() {
   m_parser.emplace();
   m_parser->body_limit(m_shared->body_limit);
   m_parser->header_limit(k_header_limit);
+  bhttp::async_read_header(m_socket, m_buffer, *m_parser, [self = shared_from_this()](const beast::error_code& ec,
+                                                                                       std::size_t) {
+    self->on_header(ec);
+  });
+}
+
+// A client that sends "Expect: 100-continue" (curl does for bodies over 1 KiB) waits for this
+// interim answer before sending the body; without it every such request would stall for a second.
+void ServerConnection::on_header(const beast::error_code& ec) {
+  if (m_closed) return;
+  if (ec || m_parser->is_done()) return on_request(ec);
+  if (!beast::iequals(m_parser->get()[bhttp::field::expect], "100-continue")) return read_body();
+  static constexpr std::string_view k_continue = "HTTP/1.1 100 Continue\r\n\r\n";
+  asio::async_write(m_socket, asio::buffer(k_continue.data(), k_continue.size()),
+                    [self = shared_from_this()](const beast::error_code& write_ec, std::size_t) {
+                      if (self->m_closed) return;
+                      if (write_ec) return self->close_now();
+                      self->read_body();
+                    });
+}
+
+void ServerConnection::read_body() {
   bhttp::async_read(m_socket, m_buffer, *m_parser,
                     [self = shared_from_this()](const beast::error_code& ec, std::size_t) { self->on_request(ec); });
 }

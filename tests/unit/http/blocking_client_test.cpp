@@ -78,9 +78,9 @@ TEST(BlockingClient, ConnectionRefusedIsUnreachable) {
 }
 
 TEST(BlockingClient, TimeoutIsAFailure) {
-  Server server;
-  std::vector<std::shared_ptr<Stream>> held;
+  std::vector<std::shared_ptr<Stream>> held;  // declared first: outlives the server's threads
   std::mutex mutex;
+  Server server;
   server.route_stream(Method::get, "/slow", [&](const ServerRequest&, std::shared_ptr<Stream> s) {
     std::lock_guard lock(mutex);
     held.push_back(std::move(s));
@@ -112,8 +112,8 @@ TEST(BlockingClient, RejectsUrlsThatAreNotPlainHttp) {
 }
 
 TEST(BlockingClient, IsSafeToShareAcrossThreads) {
-  Server server(ServerOptions{.io_threads = 2});
   std::atomic<int> served{0};
+  Server server(ServerOptions{.io_threads = 2});
   server.route(Method::get, "/n", [&](const ServerRequest&) {
     ++served;
     return Response{200, "n", "text/plain"};

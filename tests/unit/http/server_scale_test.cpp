@@ -76,8 +76,8 @@ class Engine {
 
 TEST(ServerScale, TwoThousandConcurrentStreamsAllComplete) {
   ASSERT_TRUE(ensure_fd_limit(2 * k_streams + 200)) << "raise the open-file limit (ulimit -n)";
+  Engine engine;  // outlives the server, whose handler feeds it
   Server server(ServerOptions{.io_threads = 2});
-  Engine engine;
   server.route_stream(Method::post, "/v1/completions",
                       [&](const ServerRequest&, std::shared_ptr<Stream> stream) { engine.admit(std::move(stream)); });
   ASSERT_TRUE(server.start());

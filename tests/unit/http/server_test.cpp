@@ -61,9 +61,9 @@ TEST(Server, BindFailureNamesTheAddress) {
 }
 
 TEST(Server, HandlerSeesMethodPathQueryHeadersAndBody) {
-  Server server;
   ServerRequest seen;
   Latch handled;  // orders the IO thread's write before the reads below
+  Server server;
   server.route(Method::post, "/echo", [&](const ServerRequest& r) {
     seen = r;
     handled.signal();
@@ -112,8 +112,8 @@ TEST(Server, HandlerExceptionIs500WithItsMessage) {
 }
 
 TEST(Server, BodyOverTheLimitIs413) {
-  Server server(ServerOptions{.body_limit = 1024});
   std::atomic<int> calls{0};
+  Server server(ServerOptions{.body_limit = 1024});
   server.route(Method::post, "/in", [&](const ServerRequest&) {
     ++calls;
     return text("taken");
@@ -150,9 +150,9 @@ TEST(Server, KeepAliveServesManyRequestsOnOneConnection) {
 }
 
 TEST(Server, StreamsChunkedEventStreamFromAProducerThread) {
-  Server server;
   std::thread producer;
   Latch spawned;
+  Server server;
   server.route_stream(Method::post, "/stream", [&](const ServerRequest&, std::shared_ptr<Stream> stream) {
     producer = std::thread([stream] {
       for (int i = 0; i < 50; ++i) stream->send("data: " + std::to_string(i) + "\n\n");
@@ -178,9 +178,9 @@ TEST(Server, StreamsChunkedEventStreamFromAProducerThread) {
 }
 
 TEST(Server, DeferredCompleteResponseFromAnotherThread) {
-  Server server;
   std::thread worker;
   Latch spawned;
+  Server server;
   server.route_stream(Method::get, "/later", [&](const ServerRequest&, std::shared_ptr<Stream> stream) {
     worker = std::thread([stream] { stream->respond(Response{201, R"({"done":true})", "application/json"}); });
     spawned.signal();
@@ -195,9 +195,9 @@ TEST(Server, DeferredCompleteResponseFromAnotherThread) {
 }
 
 TEST(Server, OnCloseFiresOnceWhenTheStreamFinishes) {
-  Server server;
   std::atomic<int> closes{0};
   Latch closed;
+  Server server;
   server.route_stream(Method::get, "/s", [&](const ServerRequest&, std::shared_ptr<Stream> stream) {
     stream->on_close([&] {
       ++closes;
@@ -217,8 +217,8 @@ TEST(Server, OnCloseFiresOnceWhenTheStreamFinishes) {
 }
 
 TEST(Server, OnCloseFiresWhenTheClientDisconnectsMidStream) {
+  ProducedStream produced;  // outlives the server: its on_close may run during stop
   Server server;
-  ProducedStream produced;
   server.route_stream(Method::get, "/s", [&](const ServerRequest&, std::shared_ptr<Stream> stream) {
     stream->on_close([&] { produced.closed.signal(); });
     stream->send("data: first\n\n");
@@ -264,8 +264,8 @@ TEST(Server, StreamHandlerExceptionBeforeSendingIs500) {
 }
 
 TEST(Server, SendNeverBlocksOnASlowClient) {
+  ProducedStream produced;  // outlives the server: its on_close may run during stop
   Server server;
-  ProducedStream produced;
   const std::string chunk(1000, 'z');
   server.route_stream(Method::get, "/s", [&](const ServerRequest&, std::shared_ptr<Stream> stream) {
     std::lock_guard lock(produced.mutex);
@@ -289,8 +289,8 @@ TEST(Server, SendNeverBlocksOnASlowClient) {
 }
 
 TEST(Server, StopClosesOpenStreamsAndReturnsPromptly) {
+  ProducedStream produced;  // outlives the server: its on_close may run during stop
   Server server;
-  ProducedStream produced;
   server.route_stream(Method::get, "/s", [&](const ServerRequest&, std::shared_ptr<Stream> stream) {
     stream->on_close([&] { produced.closed.signal(); });
     std::lock_guard lock(produced.mutex);
@@ -310,10 +310,10 @@ TEST(Server, StopClosesOpenStreamsAndReturnsPromptly) {
 }
 
 TEST(Server, ADisconnectMidStreamDoesNotDisturbOtherStreams) {
-  Server server;
   std::mutex mutex;
   std::vector<std::shared_ptr<Stream>> streams;
   Latch opened, one_closed;
+  Server server;
   server.route_stream(Method::get, "/s", [&](const ServerRequest&, std::shared_ptr<Stream> stream) {
     stream->send("data: hello\n\n");
     std::lock_guard lock(mutex);
@@ -346,4 +346,19 @@ TEST(Server, ADisconnectMidStreamDoesNotDisturbOtherStreams) {
     EXPECT_EQ(sink.outcome.result, StreamResult::ok) << sink.outcome.message;
     EXPECT_EQ(sink.body, "data: hello\n\ndata: more\n\n");
   }
+}
+
+TEST(Server, AnswersExpectContinueBeforeTheBody) {
+  Server server;
+  server.route(Method::post, "/in", [](const ServerRequest& r) { return text(std::to_string(r.body.size())); });
+  ASSERT_TRUE(server.start());
+  const int fd = raw_connect(server.port());
+  raw_send(fd, "POST /in HTTP/1.1\r\nHost: x\r\nContent-Length: 2000\r\nExpect: 100-continue\r\n\r\n");
+  // The interim answer comes while the body has not been sent (curl waits a second for it).
+  EXPECT_EQ(raw_read_until(fd, "\r\n\r\n"), "HTTP/1.1 100 Continue\r\n\r\n");
+  raw_send(fd, std::string(2000, 'b'));
+  const std::string reply = raw_read_until(fd, "2000");
+  raw_close(fd);
+  EXPECT_TRUE(reply.starts_with("HTTP/1.1 200")) << reply;
+  EXPECT_TRUE(reply.ends_with("\r\n\r\n2000")) << reply;
 }
