@@ -54,7 +54,8 @@ Result<Catalog> CatalogReader::read(const YAML::Node& root) {
   auto top = YamlFields::of(m_out.file, root, "catalog");
   if (!top) return std::unexpected(top.error());
   read_header(*top);
-  read_model(top->node("model"));
+  if (top->failed()) return std::unexpected(top->finish().error());
+  if (top->has("model")) read_model(top->node("model"));
   read_hardware(top->node("hardware"));
   read_dims(top->node("match_dims"), DimKind::match, "match_dims");
   read_dims(top->node("overlay_dims"), DimKind::overlay, "overlay_dims");

@@ -11,7 +11,8 @@ util::Result<std::vector<GpuFacts>> parse_gpu_facts(const std::string& yaml_text
   const YAML::Node list = doc->root["gpus"];
   if (!list.IsSequence()) return std::unexpected(util::yaml_error(file, doc->root, "needs a 'gpus' list"));
   std::vector<GpuFacts> out;
-  for (const auto& item : list) {
+  // Non-const copies: yaml-cpp's const operator[] throws on a missing key instead of returning undefined.
+  for (YAML::Node item : list) {
     if (!item.IsMap()) return std::unexpected(util::yaml_error(file, item, "a gpus entry must be a mapping"));
     GpuFacts g;
     auto name = util::yaml_string(file, item["name"], "gpu name");
