@@ -28,6 +28,7 @@ struct BenchFlags {
   std::optional<int> port;
   std::int64_t random_input_len = 1024, random_output_len = 1024, num_prompts = 1000, warmup_requests = 1;
   double random_range_ratio = 1.0, burstiness = 1.0, temperature = 0.0, request_timeout_s = 6 * 3600;
+  double max_client_lag = load::k_default_client_lag_limit;
   std::optional<std::int64_t> max_concurrency, sharegpt_output_len, vocab_size;
   std::string request_rate = "inf", arrival = "poisson", tag, extra_request_body, output_file, per_request;
   std::uint64_t seed = 1;
@@ -87,6 +88,9 @@ void define_flags(CLI::App& c, BenchFlags& f) {
   c.add_option("--output-format", f.output_format, "sglang or vllm keys")->capture_default_str();
   c.add_option("--request-timeout", f.request_timeout_s, "seconds per request (0: none)")->capture_default_str();
   c.add_option("--vocab-size", f.vocab_size, "vocabulary size when the server does not report it");
+  c.add_option("--max-client-lag", f.max_client_lag,
+               "client lag p99 allowed, as a fraction of the median TPOT, before the run is invalid")
+      ->capture_default_str();
   c.add_flag("--no-progress", f.no_progress);
   c.add_option("--threads", f.threads, "event-loop threads (0: one per core)")->capture_default_str();
   c.add_flag("--allow-failures", f.allow_failures, "exit 0 even if requests failed");
@@ -174,14 +178,15 @@ void show_progress(const load::PhaseProgress& p) {
   std::fflush(stderr);
 }
 
-load::RunSpec run_spec(const BenchFlags& f, api::Backend backend, std::string url, load::Workload workload) {
+// Every flag checked and converted before the network is touched, so bad usage exits 2 even
+// when no server is running.
+load::RunSpec run_spec(const BenchFlags& f) {
+  check_flags(f);
   load::RunSpec s;
-  s.backend = backend;
-  s.base_url = std::move(url);
+  s.backend = need(api::parse_backend(f.backend));
+  s.base_url = base_url_of(f, s.backend);
   s.model = f.model;
   if (const char* key = std::getenv(f.api_key_env.c_str())) s.api_key = key;
-  s.prompts = std::move(workload.prompts);
-  s.warmup_prompts = std::move(workload.warmup);
   s.max_concurrency = f.max_concurrency;
   s.request_rate = need(load::parse_request_rate(f.request_rate));
   s.arrival = arrival_of(f);
@@ -195,6 +200,8 @@ load::RunSpec run_spec(const BenchFlags& f, api::Backend backend, std::string ur
   s.threads = f.threads;
   s.metrics = metric_options(f);
   s.flush_cache = f.flush_cache;
+  if (!(f.max_client_lag > 0)) throw CommandError(k_exit_bad_input, "--max-client-lag must be positive");
+  s.client_lag_limit = f.max_client_lag;
   if (!f.no_progress && isatty(STDERR_FILENO)) s.on_progress = show_progress;
   return s;
 }
@@ -225,17 +232,16 @@ void note_range_ratio(const BenchFlags& f) {
 }
 
 int run_bench(const BenchFlags& f) {
-  check_flags(f);
-  const api::Backend backend = need(api::parse_backend(f.backend));
-  const std::string url = base_url_of(f, backend);
-  const char* key = std::getenv(f.api_key_env.c_str());
-  auto control = need(load::EngineControl::create(backend, url, key ? key : ""));
+  load::RunSpec spec = run_spec(f);
+  const load::WorkloadOptions workload = workload_options(f);
+  auto control = need(load::EngineControl::create(spec.backend, spec.base_url, spec.api_key));
   need(control->check_health());
-  const std::string model = f.model.empty() ? need(control->first_model()) : f.model;
-  control->set_model(model);
+  if (spec.model.empty()) spec.model = need(control->first_model());
+  control->set_model(spec.model);
   note_range_ratio(f);
-  load::RunSpec spec = run_spec(f, backend, url, need(load::make_workload(workload_options(f), *control)));
-  spec.model = model;
+  load::Workload prompts = need(load::make_workload(workload, *control));
+  spec.prompts = std::move(prompts.prompts);
+  spec.warmup_prompts = std::move(prompts.warmup);
   if (!spec.metrics.gpus) spec.metrics.gpus = load::gpus_from_server_info(control->server_info());
   const load::RunResult result = need(load::run(spec, *control));
   if (spec.on_progress) fmt::print(stderr, "\n");

@@ -39,10 +39,10 @@ ClientHealthReport assess_client(std::span<const RequestRecord> records, const L
   if (h.lag_p99_ms > h.limit_ms) {
     h.healthy = false;
     h.reason = fmt::format(
-        "client lag p99 {:.3f} ms exceeds {:.0f}% of the median TPOT ({:.3f} ms): send lag p99 {:.3f} ms, {} p99 "
-        "{:.3f} ms; the client was a bottleneck (use more --threads, fewer streams, or a faster machine)",
-        h.lag_p99_ms, limit_fraction * 100, h.limit_ms, send_p99, h.added_p99_ms ? "client-added latency" : "read lag",
-        chunk_p99);
+        "client lag p99 {:.3f} ms exceeds {:.3f} ms ({:.0f}% of the median TPOT {:.3f} ms): send lag p99 {:.3f} ms, "
+        "{} p99 {:.3f} ms; the client was a bottleneck (use more --threads, fewer streams, or a faster machine)",
+        h.lag_p99_ms, h.limit_ms, limit_fraction * 100, median_tpot_ms, send_p99,
+        h.added_p99_ms ? "client-added latency" : "read lag", chunk_p99);
   }
   return h;
 }

@@ -6,6 +6,8 @@
 //   "reset"     two chunks, then the connection drops
 //   "malformed" one chunk that is not JSON, then [DONE]
 //   "silent"    never answers (the client's timeout ends it)
+//   "mixed"     the first prompt id picks: 1 http500, 2 reset, 3 malformed, 4 silent, else ok
+// GET /health answers 200 and GET /v1/models lists "ok", so the real CLI can drive it.
 // Chunks are paced `gap` apart on a producer thread per request; gap zero sends them at once.
 #include <atomic>
 #include <chrono>
@@ -27,6 +29,12 @@ class FakeServer {
   explicit FakeServer(std::chrono::microseconds gap = {}) : m_gap(gap), m_server({.io_threads = 2}) {
     m_server.route_stream(http::Method::post, "/v1/completions",
                           [this](const http::ServerRequest& req, std::shared_ptr<http::Stream> s) { serve(req, s); });
+    m_server.route(http::Method::get, "/health", [](const http::ServerRequest&) {
+      return http::Response{200, R"({"status":"ok"})", "application/json"};
+    });
+    m_server.route(http::Method::get, "/v1/models", [](const http::ServerRequest&) {
+      return http::Response{200, R"({"object":"list","data":[{"id":"ok","object":"model"}]})", "application/json"};
+    });
     auto ok = m_server.start();
     if (!ok) throw std::runtime_error(ok.error().message);
   }
@@ -42,9 +50,15 @@ class FakeServer {
  private:
   void serve(const http::ServerRequest& req, std::shared_ptr<http::Stream> stream) {
     const auto body = boost::json::parse(req.body).as_object();
-    const std::string model(body.at("model").as_string());
+    std::string model(body.at("model").as_string());
     const std::int64_t max_tokens = body.at("max_tokens").as_int64();
-    const auto prompt = body.at("prompt").as_array().size();
+    const auto& ids = body.at("prompt").as_array();
+    const auto prompt = ids.size();
+    if (model == "mixed") {
+      static const char* const k_by_first_id[] = {"ok", "http500", "reset", "malformed", "silent"};
+      const std::int64_t first = ids.empty() ? 0 : ids[0].as_int64();
+      model = first >= 1 && first <= 4 ? k_by_first_id[first] : "ok";
+    }
     ++m_requests;
     if (model == "http500") {
       stream->respond({500, R"({"error":{"message":"boom","code":500}})", "application/json"});
