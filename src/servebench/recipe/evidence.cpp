@@ -6,6 +6,7 @@
 #include "servebench/results/ledger.hpp"
 #include "servebench/util/file_io.hpp"
 #include "servebench/util/json_text.hpp"
+#include "servebench/util/strings.hpp"
 
 namespace servebench::recipe {
 namespace {
@@ -21,6 +22,23 @@ std::optional<RecipeRef> recipe_of(const json::object& o) {
   auto select = util::json_string(r->get_object(), "select");
   if (!catalog || !select) return std::nullopt;
   return RecipeRef{*catalog, *select};
+}
+
+std::string hardware_of(const ArmFacts& f) {
+  if (f.recipe) {
+    for (const auto part : util::split(f.recipe->select, ',')) {
+      const auto item = util::trim(part);
+      if (item.starts_with("hw=")) return std::string(item.substr(3));
+    }
+  }
+  const auto words = util::shell_split(f.launch);
+  if (!words) return {};
+  for (std::size_t i = 0; i < words->size(); ++i) {
+    const std::string& w = (*words)[i];
+    if (w == "--hw" && i + 1 < words->size()) return (*words)[i + 1];
+    if (w.starts_with("--hw=")) return w.substr(5);
+  }
+  return {};
 }
 
 std::string version_of(const json::object& o) {
@@ -91,6 +109,7 @@ Result<ArmFacts> parse_arm_facts(std::string_view text, const std::string& what)
     }
   }
   f.recipe = recipe_of(o);
+  f.hardware = hardware_of(f);
   return f;
 }
 

@@ -19,6 +19,9 @@ struct RecipeRef {
 
 struct ArmFacts {
   std::string run_dir, arm, engine, launch, version;
+  // The GPU the arm ran on: the `hw=` of its recipe selection, else serve-sim's `--hw`; "" unknown.
+  // The launch fingerprint does not carry it (a recipe's flags are often the same on several GPUs).
+  std::string hardware;
   std::vector<api::EnvVar> env;
   std::optional<RecipeRef> recipe;
 };

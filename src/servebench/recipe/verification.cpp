@@ -24,6 +24,11 @@ bool same_selection(const Catalog& c, const Selection& s, const EvidencePoint& p
   return p.point.arm == arm_name(c, s);
 }
 
+std::string hardware_of(const Evidence& e, const EvidencePoint& p) {
+  const ArmFacts* facts = e.arm(p.run_dir, p.point.arm);
+  return facts != nullptr ? facts->hardware : std::string();
+}
+
 bool passed_gate(const results::PointRecord& p) { return p.gate.passed.value_or(false); }
 
 // The simulator speaks SGLang's flags.
@@ -77,10 +82,14 @@ Result<SelectionStatus> verify(const Catalog& catalog, const Selection& s, const
   SelectionStatus out;
   out.selection = rendered->selection;
   out.fingerprint = api::fingerprint(*command);
-  std::vector<const EvidencePoint*> passing, failing, older;
+  std::vector<const EvidencePoint*> passing, failing, older, elsewhere;
   for (const auto& p : evidence.points) {
     if (p.point.server.fingerprint == out.fingerprint) {
-      (p.point.status == results::PointStatus::ok && passed_gate(p.point) ? passing : failing).push_back(&p);
+      if (hardware_of(evidence, p) != s.options.front()) {
+        elsewhere.push_back(&p);
+      } else {
+        (p.point.status == results::PointStatus::ok && passed_gate(p.point) ? passing : failing).push_back(&p);
+      }
     } else if (same_selection(catalog, s, p, evidence)) {
       older.push_back(&p);
     }
@@ -100,6 +109,9 @@ Result<SelectionStatus> verify(const Catalog& catalog, const Selection& s, const
     out.state = Verification::stale;
     for (const auto* p : older) out.evidence.push_back(ref_of(*p));
     explain_stale(catalog, evidence, *older.back(), *command, out);
+  } else if (!elsewhere.empty()) {
+    for (const auto* p : elsewhere) out.evidence.push_back(ref_of(*p));
+    out.note = fmt::format("{} point(s) ran this command on other or unknown hardware", elsewhere.size());
   }
   return out;
 }

@@ -1,9 +1,10 @@
 #pragma once
 // Verification status of a selection from ledger evidence (DESIGN.md: the fingerprint links a recipe
 // to its evidence):
-//   verified   an `ok` point whose server fingerprint equals the rendered command's and whose arm
-//              passed the quality gate exists; the engines it came from are named (a `sim` run is
-//              not a GPU measurement);
+//   verified   an `ok` point whose server fingerprint equals the rendered command's, whose arm
+//              passed the quality gate and ran on the selection's hardware exists; the engines it
+//              came from are named (a `sim` run is not a GPU measurement). The hardware is part of
+//              the test because the command is not: gb300 and b200 cells often share every flag;
 //   stale      only points of the same selection measured with another (older) command exist; the
 //              flag diff measured → current is given;
 //   unverified anything else (a note says why when points exist).

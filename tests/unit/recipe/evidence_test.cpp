@@ -57,3 +57,14 @@ TEST(Evidence, ParsesFactsWithEnvAndWithoutRecipe) {
   EXPECT_FALSE(parse_arm_facts(R"({"engine":"sim"})", "f.json"));
   EXPECT_FALSE(parse_arm_facts("not json", "f.json"));
 }
+
+TEST(Evidence, HardwareFromRecipeSelectionElseSimulatorFlag) {
+  auto f = parse_arm_facts(R"({"arm":"x","launch":"servebench serve-sim --hw b200 --tp-size 4",)"
+                           R"("recipe":{"catalog":"c","select":"hw=gb300,quant=fp8"}})", "f.json");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->hardware, "gb300");
+  f = parse_arm_facts(R"({"arm":"x","launch":"servebench serve-sim --hw=b200 --tp-size 4"})", "f.json");
+  EXPECT_EQ(f->hardware, "b200");
+  f = parse_arm_facts(R"({"arm":"x","launch":"python3 -m sglang.launch_server --tp-size 4"})", "f.json");
+  EXPECT_EQ(f->hardware, "");
+}

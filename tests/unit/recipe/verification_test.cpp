@@ -119,6 +119,36 @@ TEST(Verification, OtherSelectionsStayUnverified) {
   EXPECT_TRUE(s.note.empty());
 }
 
+TEST(Verification, SameCommandOnOtherHardwareDoesNotVerify) {
+  // gb300 and b200 low-latency cells share every flag, so their commands fingerprint alike.
+  const Catalog c = example();
+  const std::string b200 = "hw=b200,strategy=low-latency,quant=fp8,kvDsaPair=fp8-trtllm";
+  RunDir dir("otherhw");
+  dir.add_arm({.name = "gb300-low-latency-fp8-fp8-trtllm", .launch = campaign_launch(c, k_select),
+               .recipe = std::pair{"glm-5.3-flash", k_select}},
+              {{}});
+  const auto s = status_of(c, b200, dir);
+  EXPECT_EQ(s.state, Verification::unverified);
+  EXPECT_EQ(s.note, "1 point(s) ran this command on other or unknown hardware");
+  EXPECT_EQ(status_of(c, k_select, dir).state, Verification::verified);
+}
+
+TEST(Verification, RealEngineRunWithoutRecipeKeyHasUnknownHardware) {
+  const Catalog c = example();
+  RunDir dir("unknownhw");
+  dir.add_arm({.name = "by-hand", .engine = "sglang", .launch = campaign_launch(c, k_select, Target::engine)}, {{}});
+  const auto s = status_of(c, k_select, dir);
+  EXPECT_EQ(s.state, Verification::unverified);
+  EXPECT_NE(s.note.find("unknown hardware"), std::string::npos);
+  RunDir keyed("keyedhw");
+  keyed.add_arm({.name = "by-campaign", .engine = "sglang", .launch = campaign_launch(c, k_select, Target::engine),
+                 .recipe = std::pair{"glm-5.3-flash", k_select}},
+                {{}});
+  const auto v = status_of(c, k_select, keyed);
+  EXPECT_EQ(v.state, Verification::verified);
+  EXPECT_EQ(v.label(), "verified (sglang)");
+}
+
 TEST(Verification, AllSkipsDisabledSelectionsAndAppliesTheFilter) {
   const Catalog c = example();
   RunDir dir("all");
