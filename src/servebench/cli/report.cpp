@@ -26,17 +26,20 @@ struct ReportArgs {
 void add_common_options(CLI::App* cmd, ReportArgs& args) {
   cmd->add_option("dirs", args.dirs, "run directories (several merge; arms from different runs stay distinct)");
   cmd->add_option("-o,--output", args.prefix, "path prefix of the written files (default: DIR/report)");
-  cmd->add_option("--baseline", args.baseline, "baseline: a run directory, a ledger .jsonl or a .csv of published numbers");
+  cmd->add_option("--baseline", args.baseline,
+                  "baseline: a run directory, a ledger .jsonl or a .csv of published numbers");
 }
 
 int run_report(const ReportArgs& args, const std::vector<report::OutputFormat>& formats) {
   if (args.dirs.empty()) throw CommandError(k_exit_bad_input, "report needs at least one run directory");
-  if (!(args.slo_tpot_ms > 0)) throw CommandError(k_exit_bad_input, "--slo-tpot-ms must be a positive number of milliseconds");
+  if (!(args.slo_tpot_ms > 0))
+    throw CommandError(k_exit_bad_input, "--slo-tpot-ms must be a positive number of milliseconds");
   std::vector<std::filesystem::path> dirs(args.dirs.begin(), args.dirs.end());
   std::optional<std::filesystem::path> baseline;
   if (!args.baseline.empty()) baseline = args.baseline;
   const auto inputs = unwrap(report::load_report_inputs(dirs, baseline));
-  const std::filesystem::path prefix = args.prefix.empty() ? dirs.front() / "report" : std::filesystem::path(args.prefix);
+  const std::filesystem::path prefix =
+      args.prefix.empty() ? dirs.front() / "report" : std::filesystem::path(args.prefix);
   const auto written = unwrap(report::write_report(inputs, report::ReportOptions{args.slo_tpot_ms}, formats, prefix));
   for (const auto& path : written) fmt::print("{}\n", path.string());
   for (const auto& issue : inputs.set.issues) fmt::print(stderr, "servebench: {}: {}\n", issue.file, issue.message);

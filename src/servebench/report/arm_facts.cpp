@@ -1,7 +1,7 @@
 #include "servebench/report/arm_facts.hpp"
 
-#include <boost/json.hpp>
 #include <fmt/format.h>
+#include <boost/json.hpp>
 
 #include "servebench/util/file_io.hpp"
 #include "servebench/util/json_text.hpp"

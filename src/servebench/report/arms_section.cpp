@@ -38,9 +38,9 @@ void add_arms_section(const CampaignSet& set, Document& doc) {
           {}};
   for (std::size_t i = 0; i < set.arms.size(); ++i) {
     const Arm& a = set.arms[i];
-    t.rows.push_back({a.display, set.runs[a.run].campaign_name(), count_or(arm_gpus(set, i)), count_or(a.facts.kv_pool_tokens),
-                      count_or(a.facts.max_running_requests), count_or(a.facts.context_length),
-                      text_or(a.facts.speculative), gate_cell(a.gate)});
+    t.rows.push_back({a.display, set.runs[a.run].campaign_name(), count_or(arm_gpus(set, i)),
+                      count_or(a.facts.kv_pool_tokens), count_or(a.facts.max_running_requests),
+                      count_or(a.facts.context_length), text_or(a.facts.speculative), gate_cell(a.gate)});
   }
   doc.add(std::move(t));
   for (const Arm& a : set.arms) {

@@ -74,8 +74,14 @@ util::Result<std::vector<std::string>> split_csv_line(std::string_view line) {
 
 util::Result<void> set_field(PointRecord& r, const std::string& column, const std::string& value) {
   if (value.empty()) return {};
-  if (column == "scenario") { r.scenario = value; return {}; }
-  if (column == "arm") { r.arm = value; return {}; }
+  if (column == "scenario") {
+    r.scenario = value;
+    return {};
+  }
+  if (column == "arm") {
+    r.arm = value;
+    return {};
+  }
   if (column == "concurrency" || column == "gpus") {
     auto n = util::parse_int(value, column);
     if (!n) return std::unexpected(n.error());
@@ -98,9 +104,9 @@ util::Result<void> set_field(PointRecord& r, const std::string& column, const st
 
 util::Result<std::vector<std::string>> read_header(const std::vector<std::string>& fields) {
   for (const auto& f : fields) {
-    const bool known = f == "scenario" || f == "concurrency" || f == "arm" || f == "gpus" ||
-                       std::any_of(metric_columns().begin(), metric_columns().end(),
-                                   [&](const Column& c) { return c.name == f; });
+    const bool known =
+        f == "scenario" || f == "concurrency" || f == "arm" || f == "gpus" ||
+        std::any_of(metric_columns().begin(), metric_columns().end(), [&](const Column& c) { return c.name == f; });
     if (!known) return util::failf(util::ErrorKind::bad_input, "unknown column '{}'", f);
   }
   for (const char* required : {"scenario", "concurrency"}) {
@@ -144,10 +150,16 @@ util::Result<Baseline> parse_baseline_csv(std::string_view text, const std::stri
     util::Result<void> status;
     if (fields && header.empty()) {
       auto h = read_header(*fields);
-      if (h) header = std::move(*h); else status = std::unexpected(h.error());
+      if (h)
+        header = std::move(*h);
+      else
+        status = std::unexpected(h.error());
     } else if (fields) {
       auto row = read_row(header, *fields);
-      if (row) out.points.push_back(std::move(*row)); else status = std::unexpected(row.error());
+      if (row)
+        out.points.push_back(std::move(*row));
+      else
+        status = std::unexpected(row.error());
     } else {
       status = std::unexpected(fields.error());
     }

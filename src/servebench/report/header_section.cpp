@@ -21,8 +21,8 @@ std::string or_not_recorded(const std::optional<std::int64_t>& v) {
 std::string status_counts(const CampaignSet& set) {
   std::array<int, 4> counts{};
   for (const auto& p : set.points) ++counts[static_cast<std::size_t>(p.record.status)];
-  return fmt::format("{} points: {} ok, {} skipped (structural), {} invalid, {} failed", set.points.size(),
-                     counts[0], counts[2], counts[3], counts[1]);
+  return fmt::format("{} points: {} ok, {} skipped (structural), {} invalid, {} failed", set.points.size(), counts[0],
+                     counts[2], counts[3], counts[1]);
 }
 
 std::string issue_summary(const CampaignSet& set) {
@@ -47,8 +47,9 @@ std::vector<std::string> overview_items(const CampaignSet& set) {
     items.push_back(fmt::format(
         "Generated as of {}: the end of the last measured point (the report never reads the clock)", set.last_end));
   }
-  items.push_back(fmt::format("Measured with servebench {}",
-                              set.tool_versions.empty() ? std::string(k_not_recorded) : util::join(set.tool_versions, ", ")));
+  items.push_back(fmt::format("Measured with servebench {}", set.tool_versions.empty()
+                                                                 ? std::string(k_not_recorded)
+                                                                 : util::join(set.tool_versions, ", ")));
   items.push_back(status_counts(set));
   return items;
 }

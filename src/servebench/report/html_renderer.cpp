@@ -5,7 +5,8 @@
 namespace servebench::report {
 namespace {
 
-constexpr std::string_view k_style = R"(body{font-family:sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222;line-height:1.4}
+constexpr std::string_view k_style =
+    R"(body{font-family:sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222;line-height:1.4}
 h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}
 table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.85em}
 th,td{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}th{background:#f3f3f3;text-align:left}
@@ -17,9 +18,7 @@ struct Renderer {
   std::ostream& out;
   int figures = 0;
 
-  void operator()(const Heading& h) {
-    out << fmt::format("<h{0}>{1}</h{0}>\n", h.level, escape_xml(h.text));
-  }
+  void operator()(const Heading& h) { out << fmt::format("<h{0}>{1}</h{0}>\n", h.level, escape_xml(h.text)); }
   void operator()(const Paragraph& p) { out << "<p>" << escape_xml(p.text) << "</p>\n"; }
   void operator()(const BulletList& l) {
     out << "<ul>\n";

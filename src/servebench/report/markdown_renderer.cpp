@@ -23,7 +23,9 @@ void pad(std::ostream& out, std::string_view text, std::size_t width, Align alig
 struct Renderer {
   std::ostream& out;
 
-  void operator()(const Heading& h) const { out << std::string(static_cast<std::size_t>(h.level), '#') << ' ' << h.text << "\n\n"; }
+  void operator()(const Heading& h) const {
+    out << std::string(static_cast<std::size_t>(h.level), '#') << ' ' << h.text << "\n\n";
+  }
   void operator()(const Paragraph& p) const { out << p.text << "\n\n"; }
   void operator()(const BulletList& l) const {
     for (const auto& item : l.items) out << "- " << item << '\n';

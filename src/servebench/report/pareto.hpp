@@ -8,9 +8,9 @@
 namespace servebench::report {
 
 struct ParetoPoint {
-  double interactivity = 0;       // x: tok/s/user = 1000 / TPOT ms
-  double total_per_gpu = 0;       // y: total tok/s per GPU
-  std::int64_t concurrency = 0;   // label only
+  double interactivity = 0;      // x: tok/s/user = 1000 / TPOT ms
+  double total_per_gpu = 0;      // y: total tok/s per GPU
+  std::int64_t concurrency = 0;  // label only
 };
 
 // The non-dominated points (no other point has x ≥ and y ≥ with one strictly greater), sorted by

@@ -37,10 +37,14 @@ util::Result<std::vector<OutputFormat>> parse_formats(std::string_view list) {
   for (const auto part : util::split(list, ',')) {
     const std::string name = util::to_lower(util::trim(part));
     OutputFormat f;
-    if (name == "md" || name == "markdown") f = OutputFormat::markdown;
-    else if (name == "html") f = OutputFormat::html;
-    else if (name == "json") f = OutputFormat::json;
-    else return util::failf(util::ErrorKind::bad_input, "unknown report format '{}'; expected md, html or json", name);
+    if (name == "md" || name == "markdown")
+      f = OutputFormat::markdown;
+    else if (name == "html")
+      f = OutputFormat::html;
+    else if (name == "json")
+      f = OutputFormat::json;
+    else
+      return util::failf(util::ErrorKind::bad_input, "unknown report format '{}'; expected md, html or json", name);
     if (!wants(out, f)) out.push_back(f);
   }
   return out;
@@ -75,7 +79,8 @@ std::vector<std::pair<std::string, std::string>> render_report(const ReportInput
   std::vector<std::pair<std::string, std::string>> files;
   const bool document = wants(formats, OutputFormat::markdown) || wants(formats, OutputFormat::html);
   const Document doc = document ? build_report(in.set, in.baseline ? &*in.baseline : nullptr, options) : Document{};
-  if (wants(formats, OutputFormat::markdown)) files.emplace_back(".md", to_text([&](auto& o) { render_markdown(doc, o); }));
+  if (wants(formats, OutputFormat::markdown))
+    files.emplace_back(".md", to_text([&](auto& o) { render_markdown(doc, o); }));
   if (wants(formats, OutputFormat::html)) files.emplace_back(".html", to_text([&](auto& o) { render_html(doc, o); }));
   if (wants(formats, OutputFormat::json)) {
     files.emplace_back(".cookbook.json", to_text([&](auto& o) { write_cookbook_rows(in.set, o); }));

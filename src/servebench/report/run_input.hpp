@@ -23,11 +23,11 @@ struct ArmInput {
 struct RunInput {
   std::string label;  // the directory as given on the command line
   CampaignSummary campaign;
-  std::vector<results::PointRecord> points;    // last record per point, in first-seen order
-  std::vector<results::LedgerIssue> issues;    // unreadable ledger lines
-  std::vector<ArmInput> arms;                  // ledger order, then arms/ directories not in the ledger
-  std::string ledger_campaign;                 // `campaign` of the ledger's first point record
-  std::string campaign_name() const;           // campaign.yaml name, else the ledger's, else the label
+  std::vector<results::PointRecord> points;  // last record per point, in first-seen order
+  std::vector<results::LedgerIssue> issues;  // unreadable ledger lines
+  std::vector<ArmInput> arms;                // ledger order, then arms/ directories not in the ledger
+  std::string ledger_campaign;               // `campaign` of the ledger's first point record
+  std::string campaign_name() const;         // campaign.yaml name, else the ledger's, else the label
 };
 
 // Reads DIR/ledger.jsonl (required), DIR/campaign.yaml and DIR/arms/*/{server_facts,gate}.json

@@ -14,16 +14,23 @@ namespace {
 
 using results::PointStatus;
 
-const std::vector<std::string> k_headers{
-    "C",          "arm",        "status",       "eff. C",      "done/failed", "out tok/s",  "total tok/s/GPU", "TTFT mean ms",
-    "TTFT P95 ms", "TPOT mean ms", "TPOT P95 ms", "ITL P95 ms", "E2E P95 ms",  "accept",     "cache hit",       "note"};
+const std::vector<std::string> k_headers{"C",           "arm",          "status",          "eff. C",
+                                         "done/failed", "out tok/s",    "total tok/s/GPU", "TTFT mean ms",
+                                         "TTFT P95 ms", "TPOT mean ms", "TPOT P95 ms",     "ITL P95 ms",
+                                         "E2E P95 ms",  "accept",       "cache hit",       "note"};
 constexpr std::size_t k_first_metric = 5;  // "out tok/s"
 constexpr std::size_t k_last_metric = 12;  // "E2E P95 ms"
 
 // The metric cells k_first_metric..k_last_metric as numbers, for ratios.
 std::vector<double> metric_values(const results::PointRecord& r) {
-  return {r.throughput.output_tok_per_s, total_per_gpu(r), r.ttft_ms.mean, r.ttft_ms.p95,
-          r.tpot_ms.mean,                r.tpot_ms.p95,    r.itl_ms.p95,   r.e2e_ms.p95};
+  return {r.throughput.output_tok_per_s,
+          total_per_gpu(r),
+          r.ttft_ms.mean,
+          r.ttft_ms.p95,
+          r.tpot_ms.mean,
+          r.tpot_ms.p95,
+          r.itl_ms.p95,
+          r.e2e_ms.p95};
 }
 
 std::string note(const results::PointRecord& r) {
@@ -126,9 +133,10 @@ ChartSeries pareto_series(const CampaignSet& set, std::size_t scenario, std::siz
     if (p.arm != arm || p.scenario != scenario || !is_ok(&p) || p.record.request_rate) continue;
     const ParetoPoint pp{interactivity(p.record), total_per_gpu(p.record), p.record.concurrency};
     points.push_back(pp);
-    series.points.push_back({pp.interactivity, pp.total_per_gpu,
-                             fmt::format("{} C={}: {} tok/s/GPU at {} tok/s/user", set.arms[arm].display, pp.concurrency,
-                                         format_tok_per_s(pp.total_per_gpu), format_tok_per_s(pp.interactivity))});
+    series.points.push_back(
+        {pp.interactivity, pp.total_per_gpu,
+         fmt::format("{} C={}: {} tok/s/GPU at {} tok/s/user", set.arms[arm].display, pp.concurrency,
+                     format_tok_per_s(pp.total_per_gpu), format_tok_per_s(pp.interactivity))});
   }
   for (const auto& f : pareto_frontier(points)) series.frontier.push_back({f.interactivity, f.total_per_gpu, ""});
   return series;
@@ -152,9 +160,10 @@ ChartSpec pareto_chart(const CampaignSet& set, std::size_t scenario) {
 
 void add_scenario_sections(const CampaignSet& set, Document& doc) {
   doc.add(Heading{2, "Results by scenario"});
-  doc.add(Paragraph{"Every arm at every concurrency any arm attempted. Ratio rows divide each arm by the first arm "
-                    "with an ok point at that concurrency (above 1.00× means more tok/s, or more ms). Skipped, "
-                    "failed and invalid points show their reason; they are not compared, charted or exported."});
+  doc.add(
+      Paragraph{"Every arm at every concurrency any arm attempted. Ratio rows divide each arm by the first arm "
+                "with an ok point at that concurrency (above 1.00× means more tok/s, or more ms). Skipped, "
+                "failed and invalid points show their reason; they are not compared, charted or exported."});
   for (const auto& st : scenario_tables(set)) {
     doc.add(Heading{3, scenario_title(set.scenarios[st.scenario])});
     doc.add(scenario_table(set, st));

@@ -53,34 +53,61 @@ struct Marker {
 Marker marker(std::size_t style, double x, double y) {
   const auto color = k_colors[style % k_colors.size()];
   const double r = k_marker;
-  const auto path = [&](std::string d) { return Marker{fmt::format(R"(<path class="pt" d="{}" fill="{}")", d, color), "path"}; };
+  const auto path = [&](std::string d) {
+    return Marker{fmt::format(R"(<path class="pt" d="{}" fill="{}")", d, color), "path"};
+  };
   switch (style % 6) {
-    case 0: return {fmt::format(R"(<circle class="pt" cx="{:.1f}" cy="{:.1f}" r="{:.1f}" fill="{}")", x, y, r, color), "circle"};
-    case 1: return {fmt::format(R"(<rect class="pt" x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}")", x - r, y - r, 2 * r, 2 * r, color), "rect"};
-    case 2: return path(fmt::format("M{:.1f},{:.1f}L{:.1f},{:.1f}L{:.1f},{:.1f}Z", x, y - 1.2 * r, x + 1.1 * r, y + 0.8 * r, x - 1.1 * r, y + 0.8 * r));
-    case 3: return path(fmt::format("M{:.1f},{:.1f}L{:.1f},{:.1f}L{:.1f},{:.1f}L{:.1f},{:.1f}Z", x, y - 1.3 * r, x + 1.3 * r, y, x, y + 1.3 * r, x - 1.3 * r, y));
-    case 4: return path(fmt::format("M{:.1f},{:.1f}L{:.1f},{:.1f}L{:.1f},{:.1f}Z", x, y + 1.2 * r, x + 1.1 * r, y - 0.8 * r, x - 1.1 * r, y - 0.8 * r));
+    case 0:
+      return {fmt::format(R"(<circle class="pt" cx="{:.1f}" cy="{:.1f}" r="{:.1f}" fill="{}")", x, y, r, color),
+              "circle"};
+    case 1:
+      return {fmt::format(R"(<rect class="pt" x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" fill="{}")", x - r,
+                          y - r, 2 * r, 2 * r, color),
+              "rect"};
+    case 2:
+      return path(fmt::format("M{:.1f},{:.1f}L{:.1f},{:.1f}L{:.1f},{:.1f}Z", x, y - 1.2 * r, x + 1.1 * r, y + 0.8 * r,
+                              x - 1.1 * r, y + 0.8 * r));
+    case 3:
+      return path(fmt::format("M{:.1f},{:.1f}L{:.1f},{:.1f}L{:.1f},{:.1f}L{:.1f},{:.1f}Z", x, y - 1.3 * r, x + 1.3 * r,
+                              y, x, y + 1.3 * r, x - 1.3 * r, y));
+    case 4:
+      return path(fmt::format("M{:.1f},{:.1f}L{:.1f},{:.1f}L{:.1f},{:.1f}Z", x, y + 1.2 * r, x + 1.1 * r, y - 0.8 * r,
+                              x - 1.1 * r, y - 0.8 * r));
     default:
-      return {fmt::format(R"(<path class="pt" d="M{:.1f},{:.1f}L{:.1f},{:.1f}M{:.1f},{:.1f}L{:.1f},{:.1f}" stroke="{}" stroke-width="2.5" fill="none")",
-                          x - r, y - r, x + r, y + r, x - r, y + r, x + r, y - r, color), "path"};
+      return {fmt::format(R"(<path class="pt" d="M{:.1f},{:.1f}L{:.1f},{:.1f}M{:.1f},{:.1f}L{:.1f},{:.1f}")"
+                          R"( stroke="{}" stroke-width="2.5" fill="none")",
+                          x - r, y - r, x + r, y + r, x - r, y + r, x + r, y - r, color),
+              "path"};
   }
 }
 
 void axes(std::ostream& out, const ChartSpec& c, const Frame& f) {
-  out << fmt::format(R"(<text x="{}" y="24" font-size="15" font-weight="bold">{}</text>)", k_left, escape_xml(c.title)) << '\n';
+  out << fmt::format(R"(<text x="{}" y="24" font-size="15" font-weight="bold">{}</text>)", k_left, escape_xml(c.title))
+      << '\n';
   for (const auto& t : f.y.ticks) {
     const double y = f.py(t.value);
     out << fmt::format(R"(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="#ddd"/>)", k_left, y, k_right, y);
-    out << fmt::format(R"(<text x="{}" y="{:.1f}" font-size="11" text-anchor="end">{}</text>)", k_left - 6, y + 4, t.label) << '\n';
+    out << fmt::format(R"(<text x="{}" y="{:.1f}" font-size="11" text-anchor="end">{}</text>)", k_left - 6, y + 4,
+                       t.label)
+        << '\n';
   }
   for (const auto& t : f.x.ticks) {
     const double x = f.px(t.value);
     out << fmt::format(R"(<line x1="{:.1f}" y1="{}" x2="{:.1f}" y2="{}" stroke="#eee"/>)", x, k_top, x, k_bottom);
-    out << fmt::format(R"(<text x="{:.1f}" y="{}" font-size="11" text-anchor="middle">{}</text>)", x, k_bottom + 16, t.label) << '\n';
+    out << fmt::format(R"(<text x="{:.1f}" y="{}" font-size="11" text-anchor="middle">{}</text>)", x, k_bottom + 16,
+                       t.label)
+        << '\n';
   }
-  out << fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#333"/>)", k_left, k_top, k_right - k_left, k_bottom - k_top) << '\n';
-  out << fmt::format(R"(<text x="{}" y="{}" font-size="12" text-anchor="middle">{}</text>)", (k_left + k_right) / 2, k_bottom + 40, escape_xml(c.x_label)) << '\n';
-  out << fmt::format(R"svg(<text transform="translate(18,{}) rotate(-90)" font-size="12" text-anchor="middle">{}</text>)svg", (k_top + k_bottom) / 2, escape_xml(c.y_label)) << '\n';
+  out << fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#333"/>)", k_left, k_top,
+                     k_right - k_left, k_bottom - k_top)
+      << '\n';
+  out << fmt::format(R"(<text x="{}" y="{}" font-size="12" text-anchor="middle">{}</text>)", (k_left + k_right) / 2,
+                     k_bottom + 40, escape_xml(c.x_label))
+      << '\n';
+  out << fmt::format(
+             R"svg(<text transform="translate(18,{}) rotate(-90)" font-size="12" text-anchor="middle">{}</text>)svg",
+             (k_top + k_bottom) / 2, escape_xml(c.y_label))
+      << '\n';
 }
 
 void polyline(std::ostream& out, const ChartSeries& s, std::vector<ChartPoint> pts, const Frame& f, AxisScale scale) {
@@ -88,18 +115,23 @@ void polyline(std::ostream& out, const ChartSeries& s, std::vector<ChartPoint> p
   if (pts.size() < 2) return;
   std::stable_sort(pts.begin(), pts.end(), [](const ChartPoint& a, const ChartPoint& b) { return a.x < b.x; });
   std::string d;
-  for (std::size_t i = 0; i < pts.size(); ++i) d += fmt::format("{}{:.1f},{:.1f}", i == 0 ? "M" : "L", f.px(pts[i].x), f.py(pts[i].y));
-  out << fmt::format(R"(<path class="series-line" d="{}" fill="none" stroke="{}" stroke-width="2"/>)", d, k_colors[s.style % k_colors.size()]) << '\n';
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    d += fmt::format("{}{:.1f},{:.1f}", i == 0 ? "M" : "L", f.px(pts[i].x), f.py(pts[i].y));
+  out << fmt::format(R"(<path class="series-line" d="{}" fill="none" stroke="{}" stroke-width="2"/>)", d,
+                     k_colors[s.style % k_colors.size()])
+      << '\n';
 }
 
 void series(std::ostream& out, const ChartSeries& s, const Frame& f, AxisScale scale) {
   polyline(out, s, s.line == SeriesLine::frontier ? s.frontier : s.points, f, scale);
   for (const auto& p : s.points) {
     if (!plottable(p, scale)) continue;
-    const bool faded = s.line == SeriesLine::frontier &&
-                       std::none_of(s.frontier.begin(), s.frontier.end(), [&](const ChartPoint& q) { return q.x == p.x && q.y == p.y; });
+    const bool faded =
+        s.line == SeriesLine::frontier && std::none_of(s.frontier.begin(), s.frontier.end(),
+                                                       [&](const ChartPoint& q) { return q.x == p.x && q.y == p.y; });
     const Marker m = marker(s.style, f.px(p.x), f.py(p.y));
-    out << m.open << (faded ? R"( fill-opacity="0.35")" : "") << "><title>" << escape_xml(p.label) << "</title></" << m.tag << ">\n";
+    out << m.open << (faded ? R"( fill-opacity="0.35")" : "") << "><title>" << escape_xml(p.label) << "</title></"
+        << m.tag << ">\n";
   }
 }
 
@@ -107,14 +139,21 @@ void legend(std::ostream& out, const ChartSpec& c) {
   double y = k_top + 8;
   for (const auto& s : c.series) {
     const auto color = k_colors[s.style % k_colors.size()];
-    out << fmt::format(R"(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="{}" stroke-width="2"/>)", k_right + 16, y, k_right + 40, y, color);
+    out << fmt::format(R"(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="{}" stroke-width="2"/>)", k_right + 16,
+                       y, k_right + 40, y, color);
     out << marker(s.style, k_right + 28, y).open << "/>";
-    out << fmt::format(R"(<text x="{}" y="{:.1f}" font-size="12">{}</text>)", k_right + 48, y + 4, escape_xml(s.name)) << '\n';
+    out << fmt::format(R"(<text x="{}" y="{:.1f}" font-size="12">{}</text>)", k_right + 48, y + 4, escape_xml(s.name))
+        << '\n';
     y += 22;
   }
-  if (std::any_of(c.series.begin(), c.series.end(), [](const ChartSeries& s) { return s.line == SeriesLine::frontier; })) {
-    out << fmt::format(R"(<text x="{}" y="{:.1f}" font-size="11" fill="#555">line: Pareto frontier</text>)", k_right + 16, y + 4) << '\n';
-    out << fmt::format(R"(<text x="{}" y="{:.1f}" font-size="11" fill="#555">faded: dominated point</text>)", k_right + 16, y + 20) << '\n';
+  if (std::any_of(c.series.begin(), c.series.end(),
+                  [](const ChartSeries& s) { return s.line == SeriesLine::frontier; })) {
+    out << fmt::format(R"(<text x="{}" y="{:.1f}" font-size="11" fill="#555">line: Pareto frontier</text>)",
+                       k_right + 16, y + 4)
+        << '\n';
+    out << fmt::format(R"(<text x="{}" y="{:.1f}" font-size="11" fill="#555">faded: dominated point</text>)",
+                       k_right + 16, y + 20)
+        << '\n';
   }
 }
 
@@ -122,14 +161,16 @@ void legend(std::ostream& out, const ChartSpec& c) {
 
 bool has_plottable_points(const ChartSpec& chart) {
   return std::any_of(chart.series.begin(), chart.series.end(), [&](const ChartSeries& s) {
-    return std::any_of(s.points.begin(), s.points.end(), [&](const ChartPoint& p) { return plottable(p, chart.x_scale); });
+    return std::any_of(s.points.begin(), s.points.end(),
+                       [&](const ChartPoint& p) { return plottable(p, chart.x_scale); });
   });
 }
 
 void render_svg(const ChartSpec& chart, std::ostream& out) {
   SB_CHECK(has_plottable_points(chart));
   const Frame f = frame_for(chart);
-  out << fmt::format(R"(<svg class="chart" id="{}" xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" font-family="sans-serif" role="img" aria-label="{}">)",
+  out << fmt::format(R"(<svg class="chart" id="{}" xmlns="http://www.w3.org/2000/svg" width="{}" height="{}")"
+                     R"( viewBox="0 0 {} {}" font-family="sans-serif" role="img" aria-label="{}">)",
                      chart.id, k_width, k_height, k_width, k_height, escape_xml(chart.title))
       << '\n';
   axes(out, chart, f);

@@ -31,8 +31,8 @@ struct ChartSeries {
 };
 
 struct ChartSpec {
-  std::string id;     // unique in the page, [a-z0-9-]
-  std::string title;  // "16k-512: output tok/s vs concurrency"
+  std::string id;                // unique in the page, [a-z0-9-]
+  std::string title;             // "16k-512: output tok/s vs concurrency"
   std::string x_label, y_label;  // with units: "concurrency (requests, log₂ scale)", "output tok/s"
   AxisScale x_scale = AxisScale::linear;
   std::vector<ChartSeries> series;

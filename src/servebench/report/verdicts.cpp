@@ -99,8 +99,9 @@ std::vector<UsableWindow> usable_windows(const CampaignSet& set) {
       if (std::isfinite(p->record.tpot_ms.mean)) ladder.push_back(p);
     }
     if (ladder.empty()) continue;
-    UsableWindow w{key.first, key.second, ladder.front()->record.concurrency, ladder.back()->record.concurrency,
-                   std::nullopt, k_nan, k_nan};
+    UsableWindow w{
+        key.first, key.second, ladder.front()->record.concurrency, ladder.back()->record.concurrency, std::nullopt,
+        k_nan,     k_nan};
     for (std::size_t i = 1; i < ladder.size(); ++i) {
       const double before = ladder[i - 1]->record.tpot_ms.mean;
       const double now = ladder[i]->record.tpot_ms.mean;
@@ -144,8 +145,8 @@ std::vector<ExclusiveReach> exclusive_reach(const CampaignSet& set) {
   }
   std::vector<ExclusiveReach> out;
   for (std::size_t s = 0; s < set.scenarios.size(); ++s) {
-    const bool some_only_skipped = std::any_of(skipped[s].begin(), skipped[s].end(),
-                                               [&](std::size_t a) { return !reached[s].contains(a); });
+    const bool some_only_skipped =
+        std::any_of(skipped[s].begin(), skipped[s].end(), [&](std::size_t a) { return !reached[s].contains(a); });
     if (!some_only_skipped || reached[s].empty()) continue;
     const std::vector<std::size_t> arms(reached[s].begin(), reached[s].end());
     auto it = std::find_if(out.begin(), out.end(), [&](const ExclusiveReach& e) { return e.arms == arms; });

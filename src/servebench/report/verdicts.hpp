@@ -57,8 +57,8 @@ std::vector<SweetSpot> sweet_spots(const CampaignSet& set, double slo_ms);
 
 struct UsableWindow {
   std::size_t arm = 0, scenario = 0;
-  std::int64_t from = 0, to = 0;       // measured concurrencies, inclusive
-  std::optional<std::int64_t> cliff;   // the first C whose TPOT > k_cliff_factor × the previous one
+  std::int64_t from = 0, to = 0;      // measured concurrencies, inclusive
+  std::optional<std::int64_t> cliff;  // the first C whose TPOT > k_cliff_factor × the previous one
   double tpot_before = 0, tpot_at_cliff = 0;
 };
 
@@ -68,8 +68,8 @@ std::vector<UsableWindow> usable_windows(const CampaignSet& set);
 
 struct Boundary {
   std::size_t arm = 0;
-  std::optional<std::int64_t> max_isl;     // largest ISL with an ok point
-  std::vector<std::size_t> scenarios;      // scenarios at that ISL the arm reached
+  std::optional<std::int64_t> max_isl;  // largest ISL with an ok point
+  std::vector<std::size_t> scenarios;   // scenarios at that ISL the arm reached
 };
 std::vector<Boundary> boundaries(const CampaignSet& set);
 

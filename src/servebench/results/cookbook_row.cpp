@@ -88,7 +88,8 @@ util::Result<void> read_match(const json::object& o, CookbookRow& row) {
 CookbookSpeed cookbook_speed_from_point(const PointRecord& p, std::string dataset) {
   SB_CHECK(p.status == PointStatus::ok);
   CookbookSpeed s;
-  s.workload = {std::move(dataset), p.isl, p.osl, p.concurrency, p.num_prompts > 0 ? std::optional(p.num_prompts) : std::nullopt};
+  s.workload = {std::move(dataset), p.isl, p.osl, p.concurrency,
+                p.num_prompts > 0 ? std::optional(p.num_prompts) : std::nullopt};
   s.ttft_ms = p.ttft_ms.mean;
   s.tpot_ms = p.tpot_ms.mean;
   s.tokens_per_sec_per_gpu = total_per_gpu(p);

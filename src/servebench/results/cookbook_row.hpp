@@ -30,7 +30,7 @@ struct CookbookWorkload {
 
 struct CookbookSpeed {
   CookbookWorkload workload;
-  double ttft_ms = 0, tpot_ms = 0;   // mean (latencyPercentile "Mean")
+  double ttft_ms = 0, tpot_ms = 0;    // mean (latencyPercentile "Mean")
   double tokens_per_sec_per_gpu = 0;  // total (input + output) tok/s per GPU
 };
 
@@ -39,7 +39,7 @@ struct CookbookRow {
   std::vector<std::pair<std::string, std::string>> match;
   std::string sglang_version;  // release, commit or "PR #N"; empty is written as ""
   std::string latency_percentile = "Mean";
-  std::vector<CookbookSpeed> speed;                       // empty: a pending row (`{match}` only)
+  std::vector<CookbookSpeed> speed;                      // empty: a pending row (`{match}` only)
   std::vector<std::pair<std::string, double>> accuracy;  // e.g. {{"gsm8k_pct", 97.35}}; empty: omitted
   std::string notes;
 };

@@ -13,7 +13,8 @@ using servebench::results::PointStatus;
 TEST(ScenarioTables, LevelsAreTheUnionOfEveryArmsConcurrencies) {
   auto open = point("b", "chat", 8, 1, 1);
   open.request_rate = 2.5;
-  const CampaignSet set = set_of({point("a", "chat", 8, 1, 1), point("b", "chat", 1, 1, 1), point("a", "chat", 32, 1, 1), open});
+  const CampaignSet set =
+      set_of({point("a", "chat", 8, 1, 1), point("b", "chat", 1, 1, 1), point("a", "chat", 32, 1, 1), open});
   const auto tables = scenario_tables(set);
   ASSERT_EQ(tables.size(), 1u);
   ASSERT_EQ(tables[0].levels.size(), 4u);
@@ -25,9 +26,9 @@ TEST(ScenarioTables, LevelsAreTheUnionOfEveryArmsConcurrencies) {
 }
 
 TEST(Analysis, OnlyOkPointsAreComparable) {
-  const CampaignSet set = set_of({point("a", "chat", 1, 1, 1),
-                                  with_status(point("a", "chat", 2, 1, 1), PointStatus::invalid, "hit rate"),
-                                  with_status(point("a", "chat", 4, 1, 1), PointStatus::skipped, "context")});
+  const CampaignSet set =
+      set_of({point("a", "chat", 1, 1, 1), with_status(point("a", "chat", 2, 1, 1), PointStatus::invalid, "hit rate"),
+              with_status(point("a", "chat", 4, 1, 1), PointStatus::skipped, "context")});
   EXPECT_TRUE(is_ok(set.find(0, 0, 1)));
   EXPECT_FALSE(is_ok(set.find(0, 0, 2)));
   EXPECT_FALSE(is_ok(set.find(0, 0, 4)));

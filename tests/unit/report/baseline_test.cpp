@@ -28,7 +28,8 @@ TEST(Baseline, ReadsTheFixtureCsv) {
 }
 
 TEST(Baseline, CsvQuotesCommentsAndColumnOrder) {
-  const auto b = parse_baseline_csv("# note\nconcurrency,output_tok_per_s,scenario\n8,\"1,2\",\"chat \"\"x\"\"\"\n", "b.csv");
+  const auto b =
+      parse_baseline_csv("# note\nconcurrency,output_tok_per_s,scenario\n8,\"1,2\",\"chat \"\"x\"\"\"\n", "b.csv");
   ASSERT_FALSE(b);  // "1,2" is not a number: the error names file and line
   EXPECT_NE(b.error().message.find("b.csv:3"), std::string::npos) << b.error().message;
   const auto ok = parse_baseline_csv("concurrency,output_tok_per_s,scenario\n8,12.5,\"chat, long\"\n", "b.csv");

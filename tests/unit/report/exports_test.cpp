@@ -2,8 +2,8 @@
 
 #include <sstream>
 
-#include <boost/json.hpp>
 #include <gtest/gtest.h>
+#include <boost/json.hpp>
 
 #include "report_test_support.hpp"
 #include "servebench/results/cookbook_row.hpp"
@@ -49,12 +49,12 @@ TEST(Exports, InferencexCsvUsesSecondsAndInteractivity) {
     return std::string("(no column)");
   };
   EXPECT_EQ(column("conc"), "1");
-  EXPECT_EQ(column("mean_ttft"), "0.61");               // 610 ms
-  EXPECT_EQ(column("mean_intvty"), "72.9927");          // 1000 / 13.7 = 72.99270…
-  EXPECT_EQ(column("median_intvty"), "74.4602");        // 1000 / 13.43 = 74.46016…
-  EXPECT_EQ(column("p90_ttft"), "0.76921");             // 769.21 ms, without binary noise
-  EXPECT_EQ(column("tput_per_gpu"), "204.6");           // 49.6 × 33 / 8
-  EXPECT_EQ(column("output_tput_per_gpu"), "6.2");      // 49.6 / 8
+  EXPECT_EQ(column("mean_ttft"), "0.61");           // 610 ms
+  EXPECT_EQ(column("mean_intvty"), "72.9927");      // 1000 / 13.7 = 72.99270…
+  EXPECT_EQ(column("median_intvty"), "74.4602");    // 1000 / 13.43 = 74.46016…
+  EXPECT_EQ(column("p90_ttft"), "0.76921");         // 769.21 ms, without binary noise
+  EXPECT_EQ(column("tput_per_gpu"), "204.6");       // 49.6 × 33 / 8
+  EXPECT_EQ(column("output_tput_per_gpu"), "6.2");  // 49.6 / 8
   EXPECT_EQ(column("point_id"), "e7b/16k-512/c1");
 }
 

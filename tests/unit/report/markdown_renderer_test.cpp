@@ -22,7 +22,9 @@ TEST(MarkdownRenderer, TableColumnsLineUpInPlainText) {
   // Every line has the same width in code points, so the pipes line up.
   const std::string text = out.str();
   for (const auto line : servebench::util::split(text, '\n')) {
-    if (!line.empty()) EXPECT_EQ(display_width(line), 31u) << line;
+    if (!line.empty()) {
+      EXPECT_EQ(display_width(line), 31u) << line;
+    }
   }
 }
 
@@ -38,10 +40,11 @@ TEST(MarkdownRenderer, RendersEveryBlockKind) {
   doc.add(Figure{chart});
   std::ostringstream out;
   render_markdown(doc, out);
-  EXPECT_EQ(out.str(),
-            "# servebench report: demo\n\n## Arms\n\ntwo arms\n\n- one\n- two\n\n"
-            "```\nservebench serve-sim --tp-size 8\n```\n\n"
-            "*Chart: chat: output tok/s vs concurrency (drawn in the HTML report; the numbers are in the table above).*\n\n");
+  EXPECT_EQ(
+      out.str(),
+      "# servebench report: demo\n\n## Arms\n\ntwo arms\n\n- one\n- two\n\n"
+      "```\nservebench serve-sim --tp-size 8\n```\n\n"
+      "*Chart: chat: output tok/s vs concurrency (drawn in the HTML report; the numbers are in the table above).*\n\n");
 }
 
 TEST(MarkdownRenderer, DisplayWidthCountsCodePoints) {

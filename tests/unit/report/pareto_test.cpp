@@ -9,7 +9,8 @@ using namespace servebench::report;
 TEST(ParetoFrontier, KeepsOnlyUndominatedPointsByInteractivity) {
   // (interactivity, throughput): (70, 200) fast and thin, (40, 450), (35, 300) dominated by (40, 450),
   // (20, 990), (15, 1700), (16, 380) dominated by (20, 990).
-  const std::vector<ParetoPoint> pts{{70, 200, 1}, {40, 450, 8}, {35, 300, 16}, {20, 990, 16}, {15, 1700, 32}, {16, 380, 64}};
+  const std::vector<ParetoPoint> pts{{70, 200, 1},  {40, 450, 8},   {35, 300, 16},
+                                     {20, 990, 16}, {15, 1700, 32}, {16, 380, 64}};
   const auto f = pareto_frontier(pts);
   ASSERT_EQ(f.size(), 4u);
   EXPECT_EQ(f[0].concurrency, 32);

@@ -52,7 +52,8 @@ TEST_F(GoldenReport, TwoArmCampaignWithBaseline) {
 }
 
 TEST_F(GoldenReport, TwoMachinesMerged) {
-  const auto in = load_report_inputs({"tests/fixtures/report/two-arm", "tests/fixtures/report/machine-b"}, std::nullopt);
+  const auto in =
+      load_report_inputs({"tests/fixtures/report/two-arm", "tests/fixtures/report/machine-b"}, std::nullopt);
   ASSERT_TRUE(in) << in.error().message;
   compare("two-machines", *in, {OutputFormat::markdown});
 }
@@ -95,4 +96,26 @@ TEST(ReportFiles, UnreadableInputIsBadInputNamingTheFile) {
   ASSERT_FALSE(in);
   EXPECT_EQ(in.error().kind, servebench::util::ErrorKind::bad_input);
   EXPECT_NE(in.error().message.find("/nonexistent/baseline.csv"), std::string::npos);
+}
+
+TEST(ReportFiles, BaselineNamedInTheCampaignFileIsUsedWhenPresent) {
+  const fs::path fixtures = fs::path(SERVEBENCH_SOURCE_DIR) / "tests/fixtures/report";
+  const fs::path dir = fs::temp_directory_path() / "sb_report_campaign_baseline_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(fixtures / "two-arm/ledger.jsonl", dir / "ledger.jsonl");
+  fs::copy_file(fixtures / "baseline.csv", dir / "reference.csv");
+  ASSERT_TRUE(servebench::util::write_file_atomic(
+      dir / "campaign.yaml", "name: x\nbaseline: {name: reference report, ledger: reference.csv}\n"));
+  const auto in = load_report_inputs({dir}, std::nullopt);
+  ASSERT_TRUE(in) << in.error().message;
+  ASSERT_TRUE(in->baseline);
+  EXPECT_EQ(in->baseline->label, "reference report");
+  EXPECT_EQ(in->baseline->points.size(), 7u);
+  // A baseline file that is not there is not an error: the report just has no comparison.
+  fs::remove(dir / "reference.csv");
+  const auto without = load_report_inputs({dir}, std::nullopt);
+  ASSERT_TRUE(without);
+  EXPECT_FALSE(without->baseline);
+  fs::remove_all(dir);
 }

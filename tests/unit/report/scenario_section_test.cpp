@@ -43,7 +43,8 @@ TEST(ScenarioSection, RatioRowsComparePointsAtTheSameConcurrency) {
 
 TEST(ScenarioSection, AMissingPointIsShownNotDropped) {
   Document doc;
-  add_scenario_sections(set_of({point("a", "chat", 1, 10, 5), point("a", "chat", 8, 40, 9), point("b", "chat", 1, 12, 4)}), doc);
+  add_scenario_sections(
+      set_of({point("a", "chat", 1, 10, 5), point("a", "chat", 8, 40, 9), point("b", "chat", 1, 12, 4)}), doc);
   const std::string md = markdown_of(doc);
   EXPECT_NE(md.find("|   8 | b     | —      |"), std::string::npos) << md;
   EXPECT_NE(md.find("no record"), std::string::npos);

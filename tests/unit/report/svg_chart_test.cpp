@@ -9,7 +9,8 @@ using namespace servebench::report;
 
 namespace {
 ChartSpec two_series() {
-  ChartSpec c{"s0-output", "chat: output tok/s vs concurrency", "concurrency (log₂)", "output tok/s", AxisScale::log2, {}};
+  ChartSpec c{"s0-output", "chat: output tok/s vs concurrency", "concurrency (log₂)", "output tok/s", AxisScale::log2,
+              {}};
   c.series.push_back({"e7b", 0, SeriesLine::through_points, {{1, 49.6, "e7b C=1"}, {8, 110, "e7b C=8"}}, {}});
   c.series.push_back({"tp2pp4 <b>", 1, SeriesLine::through_points, {{1, 16.7, "tp C=1"}, {8, 130, "tp C=8"}}, {}});
   return c;
@@ -34,7 +35,7 @@ TEST(SvgChart, DrawsAxesSeriesMarkersAndLegend) {
   EXPECT_EQ(count(svg, "<rect class=\"pt\""), 3u);
   EXPECT_NE(svg.find(">output tok/s</text>"), std::string::npos);
   EXPECT_NE(svg.find(">concurrency (log₂)</text>"), std::string::npos);
-  EXPECT_EQ(svg.find(">16</text>"), std::string::npos);  // the log₂ axis stops at 8
+  EXPECT_EQ(svg.find(">16</text>"), std::string::npos);                // the log₂ axis stops at 8
   EXPECT_NE(svg.find(">tp2pp4 &lt;b&gt;</text>"), std::string::npos);  // escaped legend
   EXPECT_NE(svg.find("<title>e7b C=8</title>"), std::string::npos);
   EXPECT_EQ(svg.find("<script"), std::string::npos);
@@ -42,7 +43,10 @@ TEST(SvgChart, DrawsAxesSeriesMarkersAndLegend) {
 
 TEST(SvgChart, ParetoSeriesDrawsItsFrontierAndFadesDominatedPoints) {
   ChartSpec c{"p", "pareto", "tok/s/user", "tok/s/GPU", AxisScale::linear, {}};
-  c.series.push_back({"a", 2, SeriesLine::frontier, {{70, 200, "C1"}, {35, 300, "C16"}, {40, 450, "C8"}},
+  c.series.push_back({"a",
+                      2,
+                      SeriesLine::frontier,
+                      {{70, 200, "C1"}, {35, 300, "C16"}, {40, 450, "C8"}},
                       {{40, 450, ""}, {70, 200, ""}}});
   std::ostringstream out;
   render_svg(c, out);

@@ -14,7 +14,8 @@ TEST(VerdictSection, WritesEveryVerdict) {
   EXPECT_NE(md.find("- 16k-512: crossover at C=8 — e7b leads below, tp2pp4 from C=8 on"), std::string::npos);
   EXPECT_NE(md.find("| 16k-512  |  32 | tp2pp4 (only arm measured) |"), std::string::npos);
   EXPECT_NE(md.find("with mean TPOT ≤ 50.0 ms"), std::string::npos);
-  EXPECT_NE(md.find("| e7b    | 16k-512  |      1–8 |                16 |      26.0 → 61.0 ms (2.35×) |"), std::string::npos);
+  EXPECT_NE(md.find("| e7b    | 16k-512  |      1–8 |                16 |      26.0 → 61.0 ms (2.35×) |"),
+            std::string::npos);
   EXPECT_NE(md.find("- boundary scenarios only tp2pp4 can reach: 512k-1"), std::string::npos);
   EXPECT_EQ(md.find("Versus the baseline"), std::string::npos);
 }

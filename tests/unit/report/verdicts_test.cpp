@@ -47,14 +47,16 @@ TEST(Verdicts, WinnersSayWhenAnArmLeadsAlone) {
       EXPECT_EQ(w.lead, Lead::contested);
       EXPECT_NEAR(w.margin, 49.6 / 16.7, 1e-12);
     }
-    if (w.concurrency == 32) EXPECT_EQ(w.lead, Lead::alone);  // e7b's point is invalid
+    if (w.concurrency == 32) {
+      EXPECT_EQ(w.lead, Lead::alone);  // e7b's point is invalid
+    }
   }
 }
 
 TEST(Verdicts, TiesWithinOnePercentAndNoFlipFlopCrossover) {
-  const CampaignSet set = set_of({point("a", "s", 1, 100, 10), point("b", "s", 1, 99.5, 10),  // tie (0.5 %)
-                                  point("a", "s", 2, 100, 10), point("b", "s", 2, 200, 10),   // b
-                                  point("a", "s", 4, 300, 10), point("b", "s", 4, 200, 10)}); // a again
+  const CampaignSet set = set_of({point("a", "s", 1, 100, 10), point("b", "s", 1, 99.5, 10),   // tie (0.5 %)
+                                  point("a", "s", 2, 100, 10), point("b", "s", 2, 200, 10),    // b
+                                  point("a", "s", 4, 300, 10), point("b", "s", 4, 200, 10)});  // a again
   const auto ws = winners(set, scenario_tables(set));
   ASSERT_EQ(ws.size(), 3u);
   EXPECT_EQ(ws[0].lead, Lead::tie);
@@ -64,15 +66,17 @@ TEST(Verdicts, TiesWithinOnePercentAndNoFlipFlopCrossover) {
   ASSERT_TRUE(x);
   EXPECT_EQ(x->concurrency, 4);
   // a, b, a over three contested levels: the lead came back, no crossover.
-  const CampaignSet back = set_of({point("a", "s", 1, 200, 10), point("b", "s", 1, 100, 10), point("a", "s", 2, 100, 10),
-                                   point("b", "s", 2, 200, 10), point("a", "s", 4, 300, 10), point("b", "s", 4, 200, 10)});
+  const CampaignSet back =
+      set_of({point("a", "s", 1, 200, 10), point("b", "s", 1, 100, 10), point("a", "s", 2, 100, 10),
+              point("b", "s", 2, 200, 10), point("a", "s", 4, 300, 10), point("b", "s", 4, 200, 10)});
   EXPECT_FALSE(crossover(0, winners(back, scenario_tables(back))));
 }
 
 TEST(Verdicts, SweetSpotIsTheBestTotalPerGpuWithinTheSlo) {
   const CampaignSet set = fixture_set();
   const std::size_t e7b = arm_named(set, "e7b"), tp = arm_named(set, "tp2pp4");
-  const std::size_t s16 = scenario_named(set, "16k-512"), s1k = scenario_named(set, "1k-4k"), s512 = scenario_named(set, "512k-1");
+  const std::size_t s16 = scenario_named(set, "16k-512"), s1k = scenario_named(set, "1k-4k"),
+                    s512 = scenario_named(set, "512k-1");
   const auto at = [&](const std::vector<SweetSpot>& spots, std::size_t arm, std::size_t scen) -> const SweetSpot* {
     for (const auto& s : spots) {
       if (s.arm == arm && s.scenario == scen) return &s;

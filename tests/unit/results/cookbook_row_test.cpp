@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include <boost/json.hpp>
 #include <gtest/gtest.h>
+#include <boost/json.hpp>
 
 #include "servebench/util/json_text.hpp"
 
@@ -58,11 +58,10 @@ TEST(CookbookRow, WritesTheCookbookShapeWithCookbookRounding) {
   row.accuracy = {{"gsm8k_pct", 97.35}};
   row.notes = "8 GPUs";
   const auto text = servebench::util::to_json_text(to_json(row));
-  EXPECT_EQ(text,
-            R"({"match":{"hw":"gb300","strategy":"high-throughput","quant":"fp8"},"sglang_version":"d6ab04bdf1",)"
-            R"("latencyPercentile":"Mean","speed":[{"workload":{"dataset":"random","isl":1024,"osl":256,)"
-            R"("max_concurrency":64,"num_prompts":320},"ttft_ms":1459.6,"tpot_ms":17.68,)"
-            R"("tokens_per_sec_per_gpu":2280.8}],"accuracy":{"gsm8k_pct":97.35},"notes":"8 GPUs"})");
+  EXPECT_EQ(text, R"({"match":{"hw":"gb300","strategy":"high-throughput","quant":"fp8"},"sglang_version":"d6ab04bdf1",)"
+                  R"("latencyPercentile":"Mean","speed":[{"workload":{"dataset":"random","isl":1024,"osl":256,)"
+                  R"("max_concurrency":64,"num_prompts":320},"ttft_ms":1459.6,"tpot_ms":17.68,)"
+                  R"("tokens_per_sec_per_gpu":2280.8}],"accuracy":{"gsm8k_pct":97.35},"notes":"8 GPUs"})");
 }
 
 TEST(CookbookRow, PendingRowIsMatchOnly) {
@@ -96,7 +95,8 @@ TEST(CookbookRow, RejectsARowWithoutMatchOrWithABadSpeed) {
   ASSERT_FALSE(no_match);
   EXPECT_NE(no_match.error().message.find("match"), std::string::npos);
   const auto bad_speed = cookbook_row_from_json(
-      boost::json::parse(R"({"match":{},"speed":[{"workload":{"isl":1,"osl":1},"ttft_ms":1,"tpot_ms":1,"tokens_per_sec_per_gpu":1}]})")
+      boost::json::parse(
+          R"({"match":{},"speed":[{"workload":{"isl":1,"osl":1},"ttft_ms":1,"tpot_ms":1,"tokens_per_sec_per_gpu":1}]})")
           .as_object());
   ASSERT_FALSE(bad_speed);
   EXPECT_NE(bad_speed.error().message.find("speed[0].workload"), std::string::npos);
