@@ -31,6 +31,9 @@ struct ClientHealthReport {
   double read_lag_p99_ms = 0, read_lag_max_ms = 0;
   std::optional<double> added_p50_ms, added_p99_ms;  // server-stamped chunks only
   std::int64_t stamped_chunks = 0;
+  double cpu_seconds = 0;     // CPU time of the event-loop threads over the measured phase
+  double max_loop_busy = 0;   // the busiest loop thread's CPU share of the phase (1 = saturated)
+  int threads = 0;            // event-loop threads
   double lag_p99_ms = 0;    // the gated value: max(send lag p99, added p99 or else read lag p99)
   double limit_ms = 0;      // fraction × median TPOT; NaN when TPOT is undefined (not gated)
   bool healthy = true;

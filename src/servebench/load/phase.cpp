@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <ctime>
 #include <deque>
+#include <latch>
 #include <memory>
 #include <mutex>
 
@@ -59,6 +61,7 @@ struct Worker {
   std::vector<std::unique_ptr<RequestSink>> sinks;  // every sink this worker made
   std::vector<RequestSink*> idle;
   std::uint64_t connections_opened = 0;
+  util::Nanos cpu_start{0}, cpu_end{0};  // this loop thread's CPU clock around the phase
 
   explicit Worker(Shared& s) : shared(s) {}
   RequestSink& take_sink();
@@ -124,6 +127,25 @@ void Worker::finished(RequestSink& sink) {
   idle.push_back(&sink);
   std::lock_guard lock(shared.done_mutex);
   if (++shared.done == static_cast<std::int64_t>(shared.records.size())) shared.done_cv.notify_all();
+}
+
+util::Nanos thread_cpu_now() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return std::chrono::seconds(ts.tv_sec) + util::Nanos(ts.tv_nsec);
+}
+
+// Reads every loop thread's CPU clock on that thread; returns once all have.
+void read_loop_cpu(Shared& s, util::Nanos Worker::*field) {
+  std::latch read(static_cast<std::ptrdiff_t>(s.workers.size()));
+  for (auto& w : s.workers) {
+    Worker* worker = w.get();
+    worker->loop.post([worker, field, &read] {
+      worker->*field = thread_cpu_now();
+      read.count_down();
+    });
+  }
+  read.wait();
 }
 
 void init_records(Shared& s) {
@@ -198,6 +220,14 @@ PhaseResult collect(Shared& s) {
   }
   sort_chunks(out.chunks);
   for (const RequestRecord& r : s.records) out.span = std::max(out.span, r.done);
+  out.threads = static_cast<int>(s.workers.size());
+  for (const auto& w : s.workers) {
+    const util::Nanos cpu = w->cpu_end - w->cpu_start;
+    out.loop_cpu += cpu;
+    if (out.span.count() > 0) {
+      out.max_loop_busy = std::max(out.max_loop_busy, util::to_seconds(cpu) / util::to_seconds(out.span));
+    }
+  }
   out.records = std::move(s.records);
   return out;
 }
@@ -222,11 +252,13 @@ util::Result<PhaseResult> run_phase(PhaseSpec spec) {
     stop_workers(s);
     return std::unexpected(ok.error());
   }
+  read_loop_cpu(s, &Worker::cpu_start);
   s.origin = s.spec.clock->now();
   if (!s.records.empty()) {
     schedule_requests(s);
     wait_for_all(s);
   }
+  read_loop_cpu(s, &Worker::cpu_end);
   stop_workers(s);
   return collect(s);
 }

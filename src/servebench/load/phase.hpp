@@ -51,6 +51,9 @@ struct PhaseResult {
   util::TimePoint origin{};            // the phase's time zero
   util::Nanos span{0};                 // origin → last response end
   std::uint64_t connections_opened = 0;
+  util::Nanos loop_cpu{0};   // CPU time the loop threads used during the phase, summed
+  double max_loop_busy = 0;  // the busiest loop thread's CPU time / phase wall time
+  int threads = 0;
 };
 
 // Runs the phase to completion (every request ends: done, failed or timed out). Fails only when

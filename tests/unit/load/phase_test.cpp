@@ -53,6 +53,10 @@ TEST(Phase, ClosedLoopKeepsTheCapAndCountsEveryToken) {
   EXPECT_EQ(result->chunks.size(), 60u);
   EXPECT_EQ(server.max_in_flight(), 4);
   EXPECT_LE(result->connections_opened, 6u);  // keep-alive: about one connection per stream
+  EXPECT_EQ(result->threads, 2);
+  EXPECT_GT(result->loop_cpu.count(), 0);
+  EXPECT_GT(result->max_loop_busy, 0.0);
+  EXPECT_LE(result->max_loop_busy, 1.5);  // a thread cannot use much more CPU than wall time
 }
 
 TEST(Phase, FailuresBecomeErrorKindsAndTheRunCompletes) {
