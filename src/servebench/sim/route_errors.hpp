@@ -1,0 +1,30 @@
+#pragma once
+// The one wrapper that turns a failing route handler into an HTTP error: a RouteError becomes its
+// status with SGLang's JSON error body ({"object":"error","message":...,"code":...}); any other
+// exception becomes a 500 with its message. One of the two places exceptions may cross.
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "servebench/http/handler.hpp"
+
+namespace servebench::sim {
+
+// A request the simulator refuses (bad JSON, a field out of range, ...).
+class RouteError : public std::runtime_error {
+ public:
+  RouteError(int status, const std::string& message) : std::runtime_error(message), m_status(status) {}
+  int status() const { return m_status; }
+
+ private:
+  int m_status;
+};
+
+// `status` with SGLang's JSON error body.
+http::Response json_error(int status, std::string_view message);
+
+http::Handler guarded(http::Handler handler);
+// An exception answers the stream (when nothing was sent yet; else the scaffolding closes it).
+http::StreamHandler guarded(http::StreamHandler handler);
+
+}  // namespace servebench::sim
