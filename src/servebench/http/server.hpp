@@ -38,7 +38,8 @@ class Server {
   // address ("cannot listen on 127.0.0.1:8000: address already in use"). At most once.
   util::Result<void> start();
   // Stops accepting, closes every connection (each open Stream's on_close runs), joins the IO
-  // threads. Prompt (bounded by ~2 s even if a handler misbehaves); idempotent.
+  // threads. Prompt (bounded by ~2 s even if a handler misbehaves); idempotent; never from a
+  // handler or an on_close callback (it joins their thread).
   void stop();
 
   std::uint16_t port() const noexcept;  // the bound port once started
