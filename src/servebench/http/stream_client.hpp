@@ -56,7 +56,7 @@ class StreamSink {
 
 struct StreamClientOptions {
   std::size_t max_error_body = 4096;         // bytes of a non-2xx body kept in StreamOutcome
-  std::size_t read_chunk = 64 * 1024;        // bytes asked of each socket read
+  std::size_t read_chunk = 16 * 1024;        // bytes asked of each socket read (reserved per connection)
   std::size_t max_idle_connections = 4096;   // idle keep-alive connections kept per client
   const util::Clock* clock = &util::steady_clock();  // stamps on_sent / on_body
 };
