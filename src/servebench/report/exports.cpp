@@ -40,7 +40,7 @@ std::string intvty(double tpot_ms) { return csv_number(ratio(1000.0, tpot_ms)); 
 
 std::string csv_text(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  return "\"" + util::replace_all(s, "\"", "\"\"") + "\"";
+  return fmt::format("\"{}\"", util::replace_all(s, "\"", "\"\""));
 }
 
 const std::vector<std::string> k_csv_header{"campaign",

@@ -31,7 +31,7 @@ std::string format_fixed(double v, int decimals) {
   std::string out = group_thousands(std::string_view(text).substr(0, dot));
   if (dot != std::string::npos) out += text.substr(dot);
   const bool negative = v < 0 && rounded != 0;
-  return negative ? "-" + out : out;
+  return negative ? fmt::format("-{}", out) : out;
 }
 
 std::string format_tok_per_s(double v) {
@@ -54,8 +54,9 @@ std::string format_rate(double v) { return format_fixed(v, 4); }
 std::string format_accept(double v) { return format_fixed(v, 2); }
 
 std::string format_count(std::int64_t v) {
-  const std::string digits = fmt::format("{}", v < 0 ? -v : v);
-  return (v < 0 ? "-" : "") + group_thousands(digits);
+  // Unsigned magnitude, so the most negative int64 has one too.
+  const auto magnitude = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+  return fmt::format("{}{}", v < 0 ? "-" : "", group_thousands(fmt::format("{}", magnitude)));
 }
 
 }  // namespace servebench::report

@@ -1,5 +1,7 @@
 #include "servebench/report/arm_facts.hpp"
 
+#include <unistd.h>
+
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -31,7 +33,7 @@ TEST(ServerFacts, MissingFileIsNotFoundAndBrokenFileFailsNamingIt) {
   const auto missing = read_server_facts(fixture("no-such/server_facts.json"));
   ASSERT_TRUE(missing);
   EXPECT_FALSE(missing->found);
-  const auto dir = std::filesystem::temp_directory_path() / "sb_report_arm_facts_test";
+  const auto dir = std::filesystem::temp_directory_path() / ("sb_report_arm_facts_test." + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   ASSERT_TRUE(servebench::util::write_file_atomic(dir / "server_facts.json", "{\"engine\": "));
   const auto broken = read_server_facts(dir / "server_facts.json");

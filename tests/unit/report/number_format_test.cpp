@@ -1,6 +1,7 @@
 #include "servebench/report/number_format.hpp"
 
 #include <cmath>
+#include <cstdint>
 
 #include <gtest/gtest.h>
 
@@ -30,6 +31,7 @@ TEST(NumberFormat, UnitsHaveTheirDocumentedPrecision) {
   EXPECT_EQ(format_count(1048576), "1,048,576");
   EXPECT_EQ(format_count(-1000), "-1,000");
   EXPECT_EQ(format_count(999), "999");
+  EXPECT_EQ(format_count(INT64_MIN), "-9,223,372,036,854,775,808");
 }
 
 TEST(NumberFormat, MissingValuesShowADash) {

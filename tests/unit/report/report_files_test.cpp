@@ -3,6 +3,8 @@
 // the diff before committing).
 #include "servebench/report/report_files.hpp"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -79,7 +81,7 @@ TEST(ReportFiles, ParsesFormatLists) {
 TEST(ReportFiles, WritesEveryFileUnderThePrefix) {
   const auto in = load_report_inputs({fs::path(SERVEBENCH_SOURCE_DIR) / "tests/fixtures/report/two-arm"}, std::nullopt);
   ASSERT_TRUE(in);
-  const fs::path dir = fs::temp_directory_path() / "sb_report_files_test";
+  const fs::path dir = fs::temp_directory_path() / ("sb_report_files_test." + std::to_string(::getpid()));
   fs::remove_all(dir);
   const auto written = write_report(*in, ReportOptions{}, {OutputFormat::html, OutputFormat::json}, dir / "sub" / "r");
   ASSERT_TRUE(written) << written.error().message;
@@ -100,7 +102,7 @@ TEST(ReportFiles, UnreadableInputIsBadInputNamingTheFile) {
 
 TEST(ReportFiles, BaselineNamedInTheCampaignFileIsUsedWhenPresent) {
   const fs::path fixtures = fs::path(SERVEBENCH_SOURCE_DIR) / "tests/fixtures/report";
-  const fs::path dir = fs::temp_directory_path() / "sb_report_campaign_baseline_test";
+  const fs::path dir = fs::temp_directory_path() / ("sb_report_campaign_baseline_test." + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   fs::copy_file(fixtures / "two-arm/ledger.jsonl", dir / "ledger.jsonl");
