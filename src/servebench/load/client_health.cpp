@@ -14,7 +14,8 @@ double ns_to_ms(double ns) { return ns / 1e6; }
 }  // namespace
 
 ClientHealthReport assess_client(std::span<const RequestRecord> records, const LagHistograms& lags,
-                                 double median_tpot_ms, double limit_fraction, stats::PercentileMethod method) {
+                                 const LoopLoad& loops, double median_tpot_ms, double limit_fraction,
+                                 stats::PercentileMethod method) {
   ClientHealthReport h;
   std::vector<double> send_lags;
   send_lags.reserve(records.size());
@@ -27,9 +28,18 @@ ClientHealthReport assess_client(std::span<const RequestRecord> records, const L
     h.added_p50_ms = ns_to_ms(lags.client_added.percentile(50));
     h.added_p99_ms = ns_to_ms(lags.client_added.percentile(99));
   }
+  h.cpu_seconds = loops.cpu_seconds;
+  h.max_loop_busy = loops.max_busy;
+  h.threads = loops.threads;
   const double send_p99 = records.empty() ? 0.0 : h.send_lag_ms.at(99);
-  const double chunk_p99 = h.added_p99_ms.value_or(h.read_lag_p99_ms);
-  h.lag_p99_ms = std::max(send_p99, chunk_p99);
+  h.lag_p99_ms = std::max(send_p99, h.read_lag_p99_ms);
+  if (h.max_loop_busy > k_saturated_loop_busy) {
+    h.healthy = false;
+    h.reason = fmt::format("an event-loop thread was busy {:.0f}% of the run: the client was saturated (use more "
+                           "--threads, fewer streams, or a faster machine)",
+                           h.max_loop_busy * 100);
+    return h;
+  }
   if (!(median_tpot_ms > 0) || !std::isfinite(median_tpot_ms)) {
     h.limit_ms = std::nan("");
     h.reason = "not gated: no request produced more than one token, so there is no TPOT to compare with";
@@ -40,9 +50,8 @@ ClientHealthReport assess_client(std::span<const RequestRecord> records, const L
     h.healthy = false;
     h.reason = fmt::format(
         "client lag p99 {:.3f} ms exceeds {:.3f} ms ({:.0f}% of the median TPOT {:.3f} ms): send lag p99 {:.3f} ms, "
-        "{} p99 {:.3f} ms; the client was a bottleneck (use more --threads, fewer streams, or a faster machine)",
-        h.lag_p99_ms, h.limit_ms, limit_fraction * 100, median_tpot_ms, send_p99,
-        h.added_p99_ms ? "client-added latency" : "read lag", chunk_p99);
+        "read lag p99 {:.3f} ms; the client was a bottleneck (use more --threads, fewer streams, or a faster machine)",
+        h.lag_p99_ms, h.limit_ms, limit_fraction * 100, median_tpot_ms, send_p99, h.read_lag_p99_ms);
   }
   return h;
 }

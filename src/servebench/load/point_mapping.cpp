@@ -69,7 +69,7 @@ results::PointRecord to_point_record(const RunResult& r, const PointContext& ctx
   p.cache.flushed = r.cache.flushed;
   p.cache.hit_rate = r.cache.hit_rate;
   p.client.send_lag_p99_ms = r.client.send_lag_ms.at(99);
-  p.client.read_lag_p99_ms = r.client.added_p99_ms.value_or(r.client.read_lag_p99_ms);
+  p.client.read_lag_p99_ms = r.client.read_lag_p99_ms;
   p.client.healthy = r.client.healthy;
   return p;
 }

@@ -136,10 +136,9 @@ void finish(RunResult& r, PhaseResult phase, const CounterWindow& window, double
   r.chunks = std::move(phase.chunks);
   r.wall_span = phase.span;
   r.metrics = compute_metrics(r.records, r.chunks, r.echo.metric_options);
-  r.client = assess_client(r.records, phase.lags, r.metrics.tpot_ms.median, lag_limit, r.echo.metric_options.method);
-  r.client.cpu_seconds = util::to_seconds(phase.loop_cpu);
-  r.client.max_loop_busy = phase.max_loop_busy;
-  r.client.threads = phase.threads;
+  const LoopLoad loops{util::to_seconds(phase.loop_cpu), phase.max_loop_busy, phase.threads};
+  r.client = assess_client(r.records, phase.lags, loops, r.metrics.tpot_ms.median, lag_limit,
+                           r.echo.metric_options.method);
   r.cache.hit_rate = window.hit_rate;
   if (r.metrics.native_accept_length) {
     r.accept_length = r.metrics.native_accept_length;
