@@ -1,12 +1,61 @@
+// `servebench campaign run FILE.yaml [--out DIR] [--only arm=a,scenario=s,c=8] [--rerun-invalid] [--dry-run]`
+// and `servebench campaign status DIR`. The whole file is read and validated before anything is
+// launched or written (bad input: exit 2 naming file:line:col). Protocol: docs/protocol.md.
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "servebench/campaign/runner.hpp"
+#include "servebench/campaign/status_file.hpp"
 #include "servebench/cli/command.hpp"
+#include "servebench/cli/version.hpp"
 
 namespace servebench::cli {
+namespace {
+
+struct CampaignArgs {
+  std::string file, out, only, status_dir;
+  bool rerun_invalid = false, dry_run = false;
+};
+
+int run_campaign(const CampaignArgs& args) {
+  const auto spec = unwrap(campaign::read_campaign(args.file));
+  campaign::RunOptions options;
+  options.out = args.out.empty() ? campaign::default_out_dir(spec, util::system_wall_clock().now())
+                                 : std::filesystem::path(args.out);
+  if (!args.only.empty()) options.only = unwrap(campaign::parse_only(args.only, spec));
+  options.rerun_invalid = args.rerun_invalid;
+  options.tool = {std::string(version()), std::string(git_hash())};
+  if (args.dry_run) {
+    fmt::print("{}", campaign::dry_run_text(spec, options));
+    return k_exit_ok;
+  }
+  return unwrap(campaign::run_campaign(spec, options));
+}
+
+}  // namespace
 
 void add_campaign(CLI::App& app, CommandFn& selected) {
-  auto* cmd = app.add_subcommand("campaign", "(not built yet)");
-  cmd->allow_extras();
-  cmd->callback([&selected] {
-    selected = [] { throw CommandError(k_exit_bad_input, "'campaign' is not built yet"); return 0; };
+  auto args = std::make_shared<CampaignArgs>();
+  auto* cmd = app.add_subcommand("campaign", "arms x scenarios x concurrency under the cold-cache protocol, resumable");
+  cmd->require_subcommand(1);
+  auto* run = cmd->add_subcommand("run", "run or resume a campaign file into a run directory");
+  run->add_option("file", args->file, "campaign YAML")->required();
+  run->add_option("--out", args->out, "run directory (default runs/<name>-<timestamp>); the same DIR resumes");
+  run->add_option("--only", args->only, "run a subset: arm=NAME,scenario=NAME,c=N (repeat a key for several)");
+  run->add_flag("--rerun-invalid", args->rerun_invalid, "also rerun points whose last record is invalid");
+  run->add_flag("--dry-run", args->dry_run, "print the expanded matrix with caps and order; touch nothing");
+  run->footer("Exit: 0 all points ok or skipped, 1 a point failed or is invalid, 2 bad input, 3 a server did not "
+              "start, 130/143 interrupted. Protocol and resume rules: docs/protocol.md.");
+  auto* status = cmd->add_subcommand("status", "progress of a run directory (from its ledger and status.txt)");
+  status->add_option("dir", args->status_dir, "run directory")->required();
+  run->callback([&selected, args] { selected = [args] { return run_campaign(*args); }; });
+  status->callback([&selected, args] {
+    selected = [args] {
+      fmt::print("{}", unwrap(campaign::status_report(args->status_dir)));
+      return k_exit_ok;
+    };
   });
 }
 

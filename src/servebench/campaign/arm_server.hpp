@@ -1,0 +1,60 @@
+#pragma once
+// One arm's server for as long as it is measured: launched in its own process group (or attached
+// to when the arm has no launch), waited on until healthy, reached through the engine adapter,
+// watched for death, and stopped (SIGTERM, grace, SIGKILL of the group).
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "servebench/api/adapter.hpp"
+#include "servebench/campaign/child_process.hpp"
+#include "servebench/campaign/launch_plan.hpp"
+#include "servebench/campaign/spec.hpp"
+#include "servebench/campaign/stop_signal.hpp"
+#include "servebench/http/exchange.hpp"
+
+namespace servebench::campaign {
+
+inline constexpr std::size_t k_log_tail_lines = 20;
+
+class ArmServer {
+ public:
+  // Launches `arm` with output to `log` (or attaches) and waits for /health within the arm's
+  // ready_timeout. Fails with unreachable when it is not ready in time or exits during startup
+  // (the message carries the last 20 log lines), bad_input when the launch cannot be planned,
+  // and failed ("interrupted") when a stop signal arrives first.
+  static util::Result<std::unique_ptr<ArmServer>> start(const ArmSpec& arm, const std::filesystem::path& log,
+                                                        StopSignal& stop, const std::filesystem::path& self_exe);
+  ~ArmServer();  // stop()
+
+  const std::string& base_url() const { return m_base_url; }
+  const std::string& command() const { return m_command; }  // as run ("" when attached)
+  bool launched() const { return m_process.has_value(); }
+  // A launched server whose process has exited is dead; an attached one is alive while /health answers.
+  bool alive();
+  // "server killed by signal 9 (Killed); last log lines:\n..." for a dead launched server.
+  std::string death_report();
+  // Stops a launched server (grace: the arm's stop_timeout); no-op when attached or stopped.
+  void stop();
+
+  http::Exchange& exchange() { return *m_exchange; }
+  api::EngineAdapter& adapter() { return *m_adapter; }
+
+ private:
+  ArmServer(const ArmSpec& arm, StopSignal& stop) : m_arm(arm), m_stop(stop) {}
+  util::Result<void> wait_ready(const LaunchPlan* plan);
+  util::Result<void> connect(const std::string& base_url);
+  std::string tail_text() const;
+
+  const ArmSpec& m_arm;
+  StopSignal& m_stop;
+  std::filesystem::path m_log;
+  std::optional<ChildProcess> m_process;
+  std::string m_base_url, m_command;
+  std::unique_ptr<http::Exchange> m_exchange;
+  std::unique_ptr<api::EngineAdapter> m_adapter;
+};
+
+}  // namespace servebench::campaign

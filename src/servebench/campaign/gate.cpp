@@ -1,0 +1,189 @@
+#include "servebench/campaign/gate.hpp"
+
+#include <boost/json.hpp>
+#include <fmt/format.h>
+
+#include "servebench/api/chunk_parser.hpp"
+#include "servebench/campaign/word_problems.hpp"
+#include "servebench/util/json_text.hpp"
+#include "servebench/util/strings.hpp"
+
+namespace servebench::campaign {
+namespace {
+
+namespace json = boost::json;
+
+constexpr std::chrono::milliseconds k_probe_timeout{300'000};
+constexpr std::string_view k_tool_name = "get_weather";
+constexpr std::string_view k_identity_prompt = "Write two sentences about the sea at dawn.";
+
+struct Reply {
+  std::string text, body;
+  api::FinishReason finish = api::FinishReason::none;
+};
+
+// One non-streaming chat request at temperature 0; fails naming the HTTP status or parse error.
+util::Result<Reply> ask(const ArmSpec& arm, http::Exchange& ex, const std::string& model, std::string prompt,
+                        std::string extra_body = {}) {
+  api::GenerationRequest g;
+  g.prompt = std::vector<api::ChatMessage>{{"user", std::move(prompt)}};
+  g.model = model;
+  g.max_tokens = arm.gate.max_tokens;
+  g.temperature = 0.0;
+  g.seed = arm.gate.seed;
+  g.stream = false;
+  g.extra_body = std::move(extra_body);
+  const api::Backend backend = backend_of(arm, RequestApi::chat);
+  http::Request request;
+  request.method = http::Method::post;
+  request.target = std::string(api::path_of(api::route_of(backend)));
+  if (auto ok = api::build_request_body(backend, g, request.body); !ok) return std::unexpected(ok.error());
+  auto r = ex.send(request, k_probe_timeout);
+  if (!r) return std::unexpected(r.error());
+  if (r->status != 200) {
+    return util::failf(util::ErrorKind::failed, "POST {} answered HTTP {}: {}", request.target, r->status,
+                       r->body.substr(0, 200));
+  }
+  api::ChunkParser parser;
+  api::Chunk chunk;
+  if (auto ok = parser.parse_response(r->body, chunk); !ok) return std::unexpected(ok.error());
+  if (chunk.error) return util::failf(util::ErrorKind::failed, "the server answered an error: {}", chunk.error->message);
+  return Reply{std::string(chunk.text), std::move(r->body), chunk.finish};
+}
+
+ProbeResult arithmetic_probe(const ArmSpec& arm, http::Exchange& ex, const std::string& model) {
+  ProbeResult p;
+  p.name = "arithmetic";
+  const auto problems = make_word_problems(static_cast<std::size_t>(arm.gate.problems), arm.gate.seed);
+  std::int64_t stops = 0;
+  std::vector<std::string> wrong;
+  for (const auto& problem : problems) {
+    auto reply = ask(arm, ex, model, std::string(word_problem_instruction()) + problem.text);
+    ++p.n;
+    if (!reply) {
+      p.detail = fmt::format("request failed: {}", reply.error().message);
+      return p;
+    }
+    stops += reply->finish == api::FinishReason::stop ? 1 : 0;
+    if (parse_answer(reply->text) == problem.answer) ++p.correct;
+    else if (wrong.size() < 2) wrong.push_back(fmt::format("expected {}, got \"{}\"", problem.answer, reply->text.substr(0, 80)));
+  }
+  p.accuracy = static_cast<double>(p.correct) / static_cast<double>(p.n);
+  p.natural_stop_rate = static_cast<double>(stops) / static_cast<double>(p.n);
+  p.passed = p.accuracy >= arm.gate.min_accuracy && p.natural_stop_rate >= arm.gate.min_natural_stop_rate;
+  if (!p.passed) {
+    p.detail = fmt::format("accuracy {:.3g} (min {}), natural stop rate {:.3g} (min {}){}{}", p.accuracy,
+                           arm.gate.min_accuracy, p.natural_stop_rate, arm.gate.min_natural_stop_rate,
+                           wrong.empty() ? "" : "; ", util::join(wrong, "; "));
+  }
+  return p;
+}
+
+ProbeResult identity_probe(const ArmSpec& arm, http::Exchange& ex, const std::string& model) {
+  ProbeResult p;
+  p.name = "greedy_identity";
+  std::vector<std::string> texts;
+  for (int i = 0; i < 3; ++i) {
+    auto reply = ask(arm, ex, model, std::string(k_identity_prompt));
+    ++p.n;
+    if (!reply) {
+      p.detail = fmt::format("request failed: {}", reply.error().message);
+      return p;
+    }
+    texts.push_back(std::move(reply->text));
+  }
+  p.identical = texts[0] == texts[1] && texts[1] == texts[2] && !texts[0].empty();
+  p.passed = *p.identical;
+  if (!p.passed) p.detail = texts[0].empty() ? "empty replies" : "three greedy replies to one prompt differ";
+  return p;
+}
+
+bool declares_tool_parser(const ArmSpec& arm) {
+  const std::string launch = arm.launch.value_or("");
+  return launch.find("--tool-call-parser") != std::string::npos || launch.find("--jinja") != std::string::npos;
+}
+
+std::string tools_body() {
+  json::object params{{"type", "object"},
+                      {"properties", json::object{{"city", json::object{{"type", "string"}}}}},
+                      {"required", json::array{"city"}}};
+  json::object fn{{"name", k_tool_name}, {"description", "Get the current weather in a city"}, {"parameters", params}};
+  return util::to_json_text(json::object{{"tools", json::array{json::object{{"type", "function"}, {"function", fn}}}},
+                                         {"tool_choice", "auto"}});
+}
+
+ProbeResult tool_probe(const ArmSpec& arm, http::Exchange& ex, const std::string& model) {
+  ProbeResult p;
+  p.name = "tool_call";
+  const bool run = arm.gate.tool_call == ToolCallProbe::on ||
+                   (arm.gate.tool_call == ToolCallProbe::when_declared && declares_tool_parser(arm));
+  if (!run) {
+    p.skipped = p.passed = true;
+    p.detail = "the launch declares no tool-call parser";
+    return p;
+  }
+  p.n = 1;
+  auto reply = ask(arm, ex, model, "What is the weather in Paris right now? Use the tool.", tools_body());
+  if (!reply) {
+    p.detail = fmt::format("request failed: {}", reply.error().message);
+    return p;
+  }
+  const bool named = reply->body.find(fmt::format("\"{}\"", k_tool_name)) != std::string::npos;
+  p.passed = reply->finish == api::FinishReason::tool_calls && named;
+  p.correct = p.passed ? 1 : 0;
+  if (!p.passed) {
+    p.detail = fmt::format("expected a call of {} with finish_reason tool_calls, got finish_reason '{}'", k_tool_name,
+                           api::to_string(reply->finish));
+  }
+  return p;
+}
+
+}  // namespace
+
+std::string GateResult::summary() const {
+  if (!passed) return "gate not run";
+  std::vector<std::string> parts;
+  for (const auto& p : probes) {
+    if (p.skipped) parts.push_back(p.name + " skipped");
+    else if (p.name == "arithmetic") parts.push_back(fmt::format("arithmetic {}/{}", p.correct, p.n));
+    else parts.push_back(p.name + (p.passed ? " ok" : " FAILED"));
+  }
+  return util::join(parts, ", ");
+}
+
+GateResult run_gate(const ArmSpec& arm, http::Exchange& ex, const std::string& model) {
+  GateResult g;
+  g.enabled = arm.gate.enabled;
+  g.required = arm.gate.required;
+  if (!g.enabled) return g;
+  g.probes.push_back(arithmetic_probe(arm, ex, model));
+  g.probes.push_back(identity_probe(arm, ex, model));
+  g.probes.push_back(tool_probe(arm, ex, model));
+  g.passed = std::all_of(g.probes.begin(), g.probes.end(), [](const ProbeResult& p) { return p.passed; });
+  return g;
+}
+
+json::object to_json(const GateResult& g, const std::string& arm) {
+  json::array probes;
+  for (const auto& p : g.probes) {
+    json::object o{{"name", p.name}, {"passed", p.passed}, {"n", p.n}};
+    if (p.name == "arithmetic") {
+      o["correct"] = p.correct;
+      o["accuracy"] = p.accuracy;
+      o["natural_stop_rate"] = p.natural_stop_rate;
+    }
+    if (p.identical) o["identical"] = *p.identical;
+    if (p.name == "tool_call") o["skipped"] = p.skipped;
+    if (!p.detail.empty()) o["detail"] = p.detail;
+    probes.push_back(std::move(o));
+  }
+  json::object out{{"schema", k_gate_schema}, {"arm", arm}, {"required", g.required}};
+  out["passed"] = g.passed ? json::value(*g.passed) : json::value(nullptr);
+  out["enabled"] = g.enabled;
+  out["probes"] = std::move(probes);
+  return out;
+}
+
+results::GateSummary summary_of(const GateResult& g) { return {g.passed, g.required}; }
+
+}  // namespace servebench::campaign

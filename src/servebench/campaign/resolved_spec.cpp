@@ -1,0 +1,109 @@
+// DIR/campaign.yaml: the spec as the campaign ran it, every default written out and paths made
+// absolute, so the run directory explains itself and `campaign run DIR/campaign.yaml` reruns it.
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "servebench/campaign/spec.hpp"
+
+namespace servebench::campaign {
+namespace {
+
+// Numbers as people write them ("0.01", not yaml-cpp's 17-digit form).
+std::string num(double v) { return fmt::format("{}", v); }
+
+void emit_protocol(YAML::Emitter& y, const ProtocolSpec& p) {
+  y << YAML::Key << "protocol" << YAML::Value << YAML::BeginMap;
+  y << YAML::Key << "cold_cache" << YAML::Value << p.cold_cache;
+  y << YAML::Key << "max_cache_hit_rate" << YAML::Value;
+  if (p.max_cache_hit_rate) y << num(*p.max_cache_hit_rate);
+  else y << YAML::Null;
+  y << YAML::Key << "retries" << YAML::Value << p.retries;
+  y << YAML::Key << "num_prompts" << YAML::Value << YAML::DoubleQuoted << p.num_prompts.text();
+  y << YAML::Key << "warmup_requests" << YAML::Value << p.warmup_requests;
+  y << YAML::Key << "percentile" << YAML::Value << std::string(stats::to_string(p.percentile));
+  y << YAML::Key << "client_lag_limit" << YAML::Value << num(p.client_lag_limit);
+  const RequestSpec& r = p.request;
+  y << YAML::Key << "request" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  y << YAML::Key << "api" << YAML::Value << std::string(to_string(r.api));
+  y << YAML::Key << "stream" << YAML::Value << r.stream << YAML::Key << "ignore_eos" << YAML::Value << r.ignore_eos;
+  y << YAML::Key << "temperature" << YAML::Value << num(r.temperature);
+  y << YAML::Key << "seed" << YAML::Value << r.seed << YAML::Key << "timeout_s" << YAML::Value << r.timeout.count();
+  y << YAML::EndMap;
+  y << YAML::Key << "prompts" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  y << YAML::Key << "source" << YAML::Value << std::string(to_string(p.prompts.kind));
+  if (p.prompts.kind == PromptSourceKind::corpus) y << YAML::Key << "path" << YAML::Value << p.prompts.path.string();
+  y << YAML::EndMap;
+  y << YAML::EndMap;
+}
+
+std::string_view tool_call_text(ToolCallProbe t) {
+  return t == ToolCallProbe::on ? "true" : t == ToolCallProbe::off ? "false" : "auto";
+}
+
+void emit_gate(YAML::Emitter& y, const GateSpec& g) {
+  y << YAML::Key << "gate" << YAML::Value << YAML::Flow << YAML::BeginMap;
+  y << YAML::Key << "enabled" << YAML::Value << g.enabled << YAML::Key << "required" << YAML::Value << g.required;
+  y << YAML::Key << "problems" << YAML::Value << g.problems;
+  y << YAML::Key << "min_accuracy" << YAML::Value << num(g.min_accuracy);
+  y << YAML::Key << "min_natural_stop_rate" << YAML::Value << num(g.min_natural_stop_rate);
+  y << YAML::Key << "max_tokens" << YAML::Value << g.max_tokens;
+  y << YAML::Key << "tool_call" << YAML::Value << std::string(tool_call_text(g.tool_call));
+  y << YAML::Key << "seed" << YAML::Value << g.seed;
+  y << YAML::EndMap;
+}
+
+void emit_arm(YAML::Emitter& y, const ArmSpec& a) {
+  y << YAML::BeginMap;
+  y << YAML::Key << "name" << YAML::Value << a.name;
+  y << YAML::Key << "engine" << YAML::Value << std::string(api::to_string(a.engine));
+  if (a.launch) y << YAML::Key << "launch" << YAML::Value << YAML::DoubleQuoted << *a.launch;
+  y << YAML::Key << "base_url" << YAML::Value << YAML::DoubleQuoted << a.base_url;
+  if (!a.env.empty()) {
+    y << YAML::Key << "env" << YAML::Value << YAML::BeginMap;
+    for (const auto& e : a.env) y << YAML::Key << e.name << YAML::Value << YAML::DoubleQuoted << e.value;
+    y << YAML::EndMap;
+  }
+  y << YAML::Key << "gpus" << YAML::Value << a.gpus;
+  if (!a.model.empty()) y << YAML::Key << "model" << YAML::Value << a.model;
+  y << YAML::Key << "ready_timeout_s" << YAML::Value << a.ready_timeout.count();
+  y << YAML::Key << "stop_timeout_s" << YAML::Value << a.stop_timeout.count();
+  if (!a.before.empty()) y << YAML::Key << "before" << YAML::Value << YAML::DoubleQuoted << a.before;
+  if (!a.after.empty()) y << YAML::Key << "after" << YAML::Value << YAML::DoubleQuoted << a.after;
+  emit_gate(y, a.gate);
+  if (a.recipe) {
+    y << YAML::Key << "recipe" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "catalog" << YAML::Value
+      << a.recipe->catalog << YAML::Key << "select" << YAML::Value << YAML::DoubleQuoted << a.recipe->select
+      << YAML::EndMap;
+  }
+  y << YAML::EndMap;
+}
+
+}  // namespace
+
+std::string resolved_yaml(const CampaignSpec& spec) {
+  YAML::Emitter y;
+  y << YAML::BeginMap;
+  y << YAML::Key << "name" << YAML::Value << spec.name;
+  if (!spec.model.empty()) y << YAML::Key << "model" << YAML::Value << spec.model;
+  emit_protocol(y, spec.protocol);
+  y << YAML::Key << "arms" << YAML::Value << YAML::BeginSeq;
+  for (const auto& a : spec.arms) emit_arm(y, a);
+  y << YAML::EndSeq;
+  y << YAML::Key << "scenarios" << YAML::Value << YAML::BeginSeq;
+  for (const auto& s : spec.scenarios) {
+    y << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << s.name << YAML::Key << "isl"
+      << YAML::Value << s.isl << YAML::Key << "osl" << YAML::Value << s.osl << YAML::Key << "concurrency"
+      << YAML::Value << YAML::Flow << s.concurrency << YAML::EndMap;
+  }
+  y << YAML::EndSeq;
+  if (spec.baseline) {
+    y << YAML::Key << "baseline" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value
+      << spec.baseline->name << YAML::Key << "ledger" << YAML::Value << spec.baseline->ledger.string() << YAML::EndMap;
+  }
+  y << YAML::Key << "telemetry" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "interval_s"
+    << YAML::Value << spec.telemetry.interval.count() << YAML::EndMap;
+  y << YAML::EndMap;
+  return fmt::format("# resolved by servebench campaign from {}\n{}\n", spec.file, y.c_str());
+}
+
+}  // namespace servebench::campaign

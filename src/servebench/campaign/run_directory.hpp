@@ -1,0 +1,34 @@
+#pragma once
+// Claiming a run directory: one campaign at a time (an advisory lock on DIR/.lock that the
+// kernel drops if the process dies, even by kill -9), never another campaign's directory, and
+// DIR/campaign.yaml rewritten with the resolved spec.
+#include <filesystem>
+#include <memory>
+
+#include "servebench/campaign/spec.hpp"
+#include "servebench/util/result.hpp"
+
+namespace servebench::campaign {
+
+class RunDirectory {
+ public:
+  // Creates `dir` if needed and locks it. Fails (bad_input) when DIR/campaign.yaml names another
+  // campaign or another campaign process holds the lock; (io) when it cannot be created.
+  static util::Result<RunDirectory> claim(const std::filesystem::path& dir, const CampaignSpec& spec);
+  RunDirectory(RunDirectory&& other) noexcept;
+  RunDirectory& operator=(RunDirectory&&) = delete;
+  ~RunDirectory();
+
+  const std::filesystem::path& path() const { return m_dir; }
+  std::filesystem::path ledger() const { return m_dir / "ledger.jsonl"; }
+
+ private:
+  RunDirectory(std::filesystem::path dir, int fd) : m_dir(std::move(dir)), m_lock_fd(fd) {}
+  std::filesystem::path m_dir;
+  int m_lock_fd = -1;
+};
+
+// The campaign name in an existing DIR/campaign.yaml, or "" when there is none.
+std::string existing_campaign_name(const std::filesystem::path& dir);
+
+}  // namespace servebench::campaign

@@ -1,0 +1,220 @@
+#include "servebench/campaign/runner.hpp"
+
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "servebench/campaign/arm_session.hpp"
+#include "servebench/campaign/run_directory.hpp"
+#include "servebench/campaign/status_file.hpp"
+#include "servebench/campaign/telemetry.hpp"
+#include "servebench/results/ledger.hpp"
+
+namespace servebench::campaign {
+namespace {
+
+using results::PointStatus;
+using Clock = std::chrono::steady_clock;
+
+bool settled(PointStatus s, bool rerun_invalid) {
+  return s == PointStatus::ok || s == PointStatus::skipped || (s == PointStatus::invalid && !rerun_invalid);
+}
+
+std::string number(double v, const char* unit) {
+  return std::isnan(v) ? "-" : fmt::format("{:.1f} {}", v, unit);
+}
+
+// One line per recorded point on the console.
+void print_point(std::FILE* out, std::size_t n, std::size_t total, const results::PointRecord& r,
+                 const PointOutcome* outcome) {
+  std::string line = fmt::format("[{}/{}] {}  {}", n, total, results::point_id(results::key_of(r)), results::to_string(r.status));
+  if (r.status != PointStatus::skipped && r.status != PointStatus::failed) {
+    line += fmt::format("  eff {}  ttft {}  tpot {}  out {}", r.effective_concurrency, number(r.ttft_ms.mean, "ms"),
+                        number(r.tpot_ms.mean, "ms"), number(r.throughput.output_tok_per_s, "tok/s"));
+    if (r.cache.hit_rate) line += fmt::format("  hit {:.4f}", *r.cache.hit_rate);
+    if (r.accept_length) line += fmt::format("  accept {:.2f}", *r.accept_length);
+  }
+  if (outcome != nullptr) {
+    line += fmt::format("  {:.1f} s (protocol {:.3f} s)", r.duration_s, std::chrono::duration<double>(outcome->overhead).count());
+  }
+  if (!r.reason.empty()) line += "  — " + r.reason;
+  fmt::print(out, "{}\n", line);
+  std::fflush(out);
+}
+
+// The state of one campaign run: the ledger, the plan and what is left.
+class Run {
+ public:
+  Run(const CampaignSpec& spec, const RunOptions& options, RunDirectory& dir, StopSignal& stop)
+      : m_spec(spec), m_options(options), m_dir(dir), m_stop(stop), m_planned(expand(spec, options.only)) {}
+
+  util::Result<int> execute();
+
+ private:
+  util::Result<void> load_ledger();
+  util::Result<void> run_arm(std::size_t arm, const std::vector<PlannedPoint>& points);
+  util::Result<void> record(const results::PointRecord& r, const PointOutcome* outcome);
+  void fail_all(const ArmContext& ctx, const std::vector<PlannedPoint>& points, std::size_t from, const std::string& why);
+  void update_status(const std::string& state, const std::string& current);
+  int exit_code();
+
+  const CampaignSpec& m_spec;
+  const RunOptions& m_options;
+  RunDirectory& m_dir;
+  StopSignal& m_stop;
+  std::vector<PlannedPoint> m_planned;
+  std::map<results::PointKey, PointStatus> m_latest;
+  std::vector<results::PointRecord> m_latest_records;
+  std::size_t m_to_run = 0, m_recorded = 0, m_measured = 0;
+  Clock::duration m_measured_time{0};
+  bool m_unreachable = false;
+};
+
+util::Result<void> Run::load_ledger() {
+  auto ledger = results::read_ledger(m_dir.ledger());
+  if (!ledger) return std::unexpected(ledger.error());
+  for (const auto& issue : ledger->issues) fmt::print(m_options.console, "warning: {}: {}\n", m_dir.ledger().string(), issue.message);
+  m_latest_records = ledger->latest();
+  for (const auto& r : m_latest_records) m_latest[results::key_of(r)] = r.status;
+  return {};
+}
+
+util::Result<void> Run::record(const results::PointRecord& r, const PointOutcome* outcome) {
+  if (auto ok = results::append_point(m_dir.ledger(), r); !ok) return ok;
+  m_latest[results::key_of(r)] = r.status;
+  std::erase_if(m_latest_records, [&](const results::PointRecord& x) { return results::key_of(x) == results::key_of(r); });
+  m_latest_records.push_back(r);
+  ++m_recorded;
+  if (m_to_run > 0) --m_to_run;
+  print_point(m_options.console, m_recorded, m_recorded + m_to_run, r, outcome);
+  return {};
+}
+
+void Run::fail_all(const ArmContext& ctx, const std::vector<PlannedPoint>& points, std::size_t from, const std::string& why) {
+  for (std::size_t i = from; i < points.size(); ++i) {
+    if (auto ok = record(failed_record(ctx, points[i], why), nullptr); !ok) {
+      fmt::print(m_options.console, "error: {}\n", ok.error().message);
+      return;
+    }
+  }
+}
+
+void Run::update_status(const std::string& state, const std::string& current) {
+  StatusView v;
+  v.campaign = m_spec.name;
+  v.run_dir = m_dir.path().string();
+  v.state = state;
+  v.progress = progress_of(m_spec, m_planned, m_latest_records);
+  v.to_run = m_to_run;
+  v.current = current;
+  v.eta = estimate_eta(m_measured_time, m_measured, m_to_run);
+  v.updated = util::system_wall_clock().now();
+  if (auto ok = write_status(m_dir.path(), v); !ok) fmt::print(m_options.console, "warning: {}\n", ok.error().message);
+}
+
+util::Result<void> Run::run_arm(std::size_t arm_index, const std::vector<PlannedPoint>& points) {
+  const ArmSpec& arm = m_spec.arms[arm_index];
+  ArmSession session(m_spec, arm, {m_dir.path(), self_executable(), &m_stop, m_options.console, m_options.tool});
+  update_status("running", "arm " + arm.name + " starting");
+  if (auto opened = session.open(); !opened) {
+    if (m_stop.requested()) return {};
+    m_unreachable = m_unreachable || opened.error().kind == util::ErrorKind::unreachable;
+    if (opened.error().kind == util::ErrorKind::bad_input || opened.error().kind == util::ErrorKind::io) return opened;
+    fmt::print(m_options.console, "arm {}: {}\n", arm.name, opened.error().message);
+    fail_all(session.context(), points, 0, opened.error().message);
+    return {};
+  }
+  for (std::size_t i = 0; i < points.size() && !m_stop.requested(); ++i) {
+    const PlannedPoint& p = points[i];
+    const ScenarioSpec& s = m_spec.scenarios[p.scenario];
+    update_status("running", results::point_id(key_of(m_spec, p)));
+    if (!session.alive()) {
+      const std::string death = session.death_report();
+      if (auto ok = session.relaunch(); !ok) {
+        fail_all(session.context(), points, i, fmt::format("{}; {}", death, ok.error().message));
+        break;
+      }
+    }
+    const PointCap cap = cap_point(s.isl, s.osl, p.concurrency, session.limits());
+    if (!cap.skip_reason.empty()) {
+      if (auto ok = record(skipped_record(session.context(), p, cap), nullptr); !ok) return ok;
+      continue;
+    }
+    const auto t0 = Clock::now();
+    auto outcome = run_point(session.context(), p, cap, m_stop);
+    if (!outcome) return std::unexpected(outcome.error());
+    if (outcome->interrupted) break;
+    m_measured_time += Clock::now() - t0;
+    ++m_measured;
+    if (auto ok = record(outcome->record, &*outcome); !ok) return ok;
+    if (outcome->server_died && i + 1 < points.size()) {
+      if (auto ok = session.relaunch(); !ok) {
+        fail_all(session.context(), points, i + 1, "the server died and was not relaunched: " + ok.error().message);
+        break;
+      }
+    }
+  }
+  update_status("running", "arm " + arm.name + " stopping");
+  if (auto ok = session.close(); !ok) fmt::print(m_options.console, "arm {}: {}\n", arm.name, ok.error().message);
+  return {};
+}
+
+int Run::exit_code() {
+  if (m_stop.requested()) return 128 + m_stop.signal_number();
+  if (m_unreachable) return 3;
+  for (const auto& p : m_planned) {
+    const auto it = m_latest.find(key_of(m_spec, p));
+    if (it == m_latest.end() || it->second == PointStatus::failed || it->second == PointStatus::invalid) return 1;
+  }
+  return 0;
+}
+
+util::Result<int> Run::execute() {
+  if (auto ok = load_ledger(); !ok) return std::unexpected(ok.error());
+  std::vector<std::vector<PlannedPoint>> per_arm(m_spec.arms.size());
+  for (const auto& p : m_planned) {
+    const auto it = m_latest.find(key_of(m_spec, p));
+    if (it != m_latest.end() && settled(it->second, m_options.rerun_invalid)) continue;
+    per_arm[p.arm].push_back(p);
+    ++m_to_run;
+  }
+  fmt::print(m_options.console, "campaign {}: {} points planned, {} already settled, {} to run; run directory {}\n",
+             m_spec.name, m_planned.size(), m_planned.size() - m_to_run, m_to_run, m_dir.path().string());
+  Telemetry telemetry(m_dir.path() / "telemetry", m_spec.telemetry.interval);
+  for (std::size_t a = 0; a < per_arm.size() && !m_stop.requested(); ++a) {
+    if (per_arm[a].empty()) continue;
+    if (auto ok = run_arm(a, per_arm[a]); !ok) {
+      update_status("stopped: " + ok.error().message, "");
+      return std::unexpected(ok.error());
+    }
+  }
+  telemetry.stop();
+  const int code = exit_code();
+  const std::string state = m_stop.requested() ? fmt::format("interrupted by signal {}", m_stop.signal_number())
+                                               : code == 0 ? "finished" : "finished with problems";
+  update_status(state, "");
+  const Progress p = progress_of(m_spec, m_planned, m_latest_records);
+  fmt::print(m_options.console, "campaign {}: {}; ok {}, skipped {}, invalid {}, failed {}, not run {} (exit {})\n", m_spec.name,
+             state, p.ok, p.skipped, p.invalid, p.failed, p.total - p.done(), code);
+  return code;
+}
+
+}  // namespace
+
+std::filesystem::path default_out_dir(const CampaignSpec& spec, util::WallTime now) {
+  std::string stamp = util::format_utc(now);  // 2026-11-29T15:00:00Z
+  std::erase_if(stamp, [](char c) { return c == '-' || c == ':' || c == 'Z'; });
+  std::replace(stamp.begin(), stamp.end(), 'T', '-');
+  return std::filesystem::path("runs") / (spec.name + "-" + stamp);
+}
+
+util::Result<int> run_campaign(const CampaignSpec& spec, const RunOptions& options) {
+  StopSignal& stop = StopSignal::install();
+  auto dir = RunDirectory::claim(options.out, spec);
+  if (!dir) return std::unexpected(dir.error());
+  Run run(spec, options, *dir, stop);
+  return run.execute();
+}
+
+}  // namespace servebench::campaign

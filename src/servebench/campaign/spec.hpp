@@ -1,0 +1,129 @@
+#pragma once
+// The campaign file (DESIGN.md "Campaign file"): arms × scenarios × concurrency ladder under one
+// measurement protocol. Read strictly (unknown keys, wrong types, bad expressions, duplicate names
+// are errors naming file:line:col) and completely before anything is launched.
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "servebench/api/adapter.hpp"
+#include "servebench/api/client_request.hpp"
+#include "servebench/api/command.hpp"
+#include "servebench/campaign/num_prompts.hpp"
+#include "servebench/stats/summary.hpp"
+#include "servebench/util/result.hpp"
+
+namespace servebench::campaign {
+
+enum class RequestApi { completions, chat, generate };
+std::string_view to_string(RequestApi a);
+
+struct RequestSpec {
+  RequestApi api = RequestApi::completions;
+  bool stream = true, ignore_eos = true;
+  double temperature = 0;
+  std::uint64_t seed = 42;
+  std::chrono::seconds timeout{0};  // per request; zero: none
+};
+
+enum class PromptSourceKind { random_ids, corpus };
+std::string_view to_string(PromptSourceKind k);
+
+struct PromptSourceSpec {
+  PromptSourceKind kind = PromptSourceKind::random_ids;
+  std::filesystem::path path;  // corpus text file, absolute
+};
+
+struct ProtocolSpec {
+  bool cold_cache = true;                   // wait idle + flush before every attempt
+  std::optional<double> max_cache_hit_rate = 0.01;  // nullopt: not verified
+  int retries = 1;                          // re-flush + re-run after a failed verification
+  NumPromptsExpr num_prompts;               // "max(8, 2*c)"
+  std::int64_t warmup_requests = 2;
+  stats::PercentileMethod percentile = stats::PercentileMethod::nearest_rank;
+  double client_lag_limit = 0.10;           // of the median TPOT (load::k_default_client_lag_limit)
+  RequestSpec request;
+  PromptSourceSpec prompts;
+  // Recycling corpus windows is safe only when every point is flushed and verified.
+  bool verifies() const { return cold_cache && max_cache_hit_rate.has_value(); }
+};
+
+enum class ToolCallProbe { when_declared, on, off };  // when_declared: the launch has --tool-call-parser
+
+struct GateSpec {
+  bool enabled = true, required = true;
+  std::int64_t problems = 8;            // arithmetic word problems
+  double min_accuracy = 0.75, min_natural_stop_rate = 0.75;
+  std::int64_t max_tokens = 256;        // per probe answer
+  ToolCallProbe tool_call = ToolCallProbe::when_declared;
+  std::uint64_t seed = 7;               // which problems are generated
+};
+
+struct RecipeKey {  // written by `recipe campaign`; copied into server_facts.json
+  std::string catalog, select;
+};
+
+struct ArmSpec {
+  std::string name;
+  api::Engine engine = api::Engine::sim;
+  std::optional<std::string> launch;  // nullopt: attach to base_url
+  std::string base_url;               // may hold {port} when launch does
+  std::vector<api::EnvVar> env;       // given to the launched server; recorded in server_facts.json
+  int gpus = 1;
+  std::string model;                  // requests name it; empty: the server's first model
+  std::chrono::seconds ready_timeout{600}, stop_timeout{30};
+  std::string before, after;          // shell hooks; after runs on every exit path once before ran
+  GateSpec gate;
+  std::optional<RecipeKey> recipe;
+};
+
+struct ScenarioSpec {
+  std::string name;
+  std::int64_t isl = 0, osl = 0;
+  std::vector<std::int64_t> concurrency;  // ascending as written
+};
+
+struct BaselineSpec {
+  std::string name;
+  std::filesystem::path ledger;  // absolute
+};
+
+struct TelemetrySpec {
+  std::chrono::seconds interval{30};
+};
+
+struct CampaignSpec {
+  std::string file;  // as given, for messages
+  std::string name, model;
+  ProtocolSpec protocol;
+  std::vector<ArmSpec> arms;
+  std::vector<ScenarioSpec> scenarios;
+  std::optional<BaselineSpec> baseline;
+  TelemetrySpec telemetry;
+
+  const ArmSpec* find_arm(std::string_view name) const;
+  const ScenarioSpec* find_scenario(std::string_view name) const;
+};
+
+// Reads and validates a campaign file. Fails (bad_input) with "file:line:col: message" for YAML
+// errors, unknown keys, wrong types, bad num_prompts expressions (also evaluated at every
+// concurrency), duplicate arm or scenario names, scenarios without concurrency, and arms whose
+// launch/base_url/{port} do not fit together. Relative paths are resolved against the file's
+// directory.
+util::Result<CampaignSpec> read_campaign(const std::filesystem::path& file);
+// The same from text; `name` is used in messages, `base_dir` resolves relative paths.
+util::Result<CampaignSpec> parse_campaign(const std::string& text, const std::string& name,
+                                          const std::filesystem::path& base_dir);
+
+// The resolved spec as YAML (every default written out, paths absolute): DIR/campaign.yaml. It
+// parses back to an equal spec.
+std::string resolved_yaml(const CampaignSpec& spec);
+
+// The generation backend the load generator uses for the arm under `api` (the spec reader has
+// already refused `generate` for engines without SGLang's native route).
+api::Backend backend_of(const ArmSpec& arm, RequestApi api);
+
+}  // namespace servebench::campaign
