@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "servebench/util/result.hpp"
@@ -11,7 +12,11 @@ namespace servebench::util {
 
 std::string_view trim(std::string_view s);
 // Splits on `sep`; keeps empty fields ("a,,b" -> {"a","","b"}).
+// The views point into `s`: splitting a temporary string would dangle, hence the deleted overload.
 std::vector<std::string_view> split(std::string_view s, char sep);
+template <class S>
+  requires std::is_same_v<S, std::string>
+std::vector<std::string_view> split(S&& s, char sep) = delete;
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 std::string to_lower(std::string_view s);
 std::string replace_all(std::string s, std::string_view from, std::string_view to);
