@@ -1,13 +1,358 @@
+// `servebench serve-sim`: the embedded simulated SGLang server. SGLang's launch flags in SGLang's
+// spelling (the ones the simulation uses change it; every other flag SGLang has is accepted and
+// only recorded, so a cookbook command runs by swapping the program name), plus --hw, --model and
+// the --sim-* knobs. Prints one "listening on" line, serves until SIGINT/SIGTERM, exits 0.
+#include <fmt/format.h>
+#include <pthread.h>
+#include <sys/resource.h>
+
+#include <csignal>
+#include <cstdio>
+#include <deque>
+#include <set>
+
+#include "servebench/api/flag_registry.hpp"
 #include "servebench/cli/command.hpp"
+#include "servebench/cli/version.hpp"
+#include "servebench/sim/http_front.hpp"
+#include "servebench/util/strings.hpp"
 
 namespace servebench::cli {
+namespace {
+
+constexpr const char* k_simulated = "SGLang flags the simulation uses";
+constexpr const char* k_recorded = "SGLang flags accepted and recorded only (no effect; echoed in /server_info)";
+constexpr const char* k_sim = "Simulator";
+
+struct RecordedFlag {
+  std::string name;  // canonical spelling
+  std::string value;
+  std::vector<std::string> values;
+  bool is_switch = false;
+  CLI::Option* option = nullptr;
+};
+
+struct ServeSimFlags {
+  sim::SimConfig config;
+  std::string model_card, model_path, served_model_name, kv_cache_dtype = "auto", speculative_algorithm;
+  std::string host = "127.0.0.1", log_level = "info", accept_rates = "0.7";
+  int port = 30000, decode_log_interval = 40, io_threads = 2;
+  double time_scale = 1, max_body_mb = 64;
+  bool stamp_events = false, oracle = false, incremental_output = false, default_usage = false;
+  std::optional<double> step_overhead_us, eager_layer_us;
+  std::deque<RecordedFlag> recorded;  // stable addresses: CLI11 keeps pointers into them
+};
+
+void define_parallel_and_memory(CLI::App& c, ServeSimFlags& f) {
+  auto& k = f.config;
+  c.add_option("--tp-size,--tp", k.tp_size, "tensor parallel size")->capture_default_str()->group(k_simulated);
+  c.add_option("--pp-size,--pp", k.pp_size, "pipeline parallel size")->capture_default_str()->group(k_simulated);
+  c.add_option("--ep-size,--ep", k.ep_size, "expert parallel size (divides --tp-size)")
+      ->capture_default_str()
+      ->group(k_simulated);
+  c.add_option("--dp-size,--dp", k.dp_size, "data parallel size (only 1 is simulated)")
+      ->capture_default_str()
+      ->group(k_simulated);
+  c.add_option("--mem-fraction-static", k.mem_fraction_static, "GPU memory for weights + KV (default: SGLang's by TP)")
+      ->group(k_simulated);
+  c.add_option("--max-running-requests", k.max_running_requests,
+               "running-request cap (default: SGLang's from the pool)")
+      ->group(k_simulated);
+  c.add_option("--chunked-prefill-size", k.chunked_prefill_size,
+               "prefill tokens per batch; -1 disables chunking (default 8192)")
+      ->group(k_simulated);
+  c.add_option("--max-prefill-tokens", k.max_prefill_tokens, "prefill token budget per batch")
+      ->capture_default_str()
+      ->group(k_simulated);
+  c.add_option("--max-total-tokens", k.max_total_tokens, "KV pool size override (tokens)")->group(k_simulated);
+  c.add_option("--page-size", k.page_size, "KV page size (tokens)")->capture_default_str()->group(k_simulated);
+  c.add_option("--kv-cache-dtype", f.kv_cache_dtype, "auto | bf16 | bfloat16 | fp8_e4m3 | fp8_e5m2")
+      ->capture_default_str()
+      ->group(k_simulated);
+  c.add_option("--context-length", k.context_length, "context length (default: the model card's)")->group(k_simulated);
+  c.add_flag("--disable-radix-cache", k.disable_radix_cache, "no prefix cache")->group(k_simulated);
+  c.add_flag("--enable-hierarchical-cache", k.enable_hierarchical_cache, "HiCache host tier")->group(k_simulated);
+  c.add_option("--hicache-ratio", k.hicache_ratio, "host tier size as a multiple of the device pool")
+      ->capture_default_str()
+      ->group(k_simulated);
+  c.add_option("--hicache-size", k.hicache_size_gb, "host tier size in GB (0: by ratio)")
+      ->capture_default_str()
+      ->group(k_simulated);
+  c.add_option("--cuda-graph-max-bs", k.cuda_graph_max_bs, "largest decode batch run as a CUDA graph (default 160)")
+      ->group(k_simulated);
+  c.add_flag("--disable-cuda-graph", k.disable_cuda_graph, "every batch runs eagerly")->group(k_simulated);
+  c.add_flag("--enable-mixed-chunk", k.enable_mixed_chunk, "decode rides along with prefill chunks")
+      ->group(k_simulated);
+}
+
+void define_speculative_and_server(CLI::App& c, ServeSimFlags& f) {
+  auto& k = f.config;
+  c.add_option("--speculative-algorithm", f.speculative_algorithm, "EAGLE | EAGLE3 | NEXTN (MTP)")->group(k_simulated);
+  c.add_option("--speculative-num-steps", k.speculative_num_steps, "draft steps")->group(k_simulated);
+  c.add_option("--speculative-eagle-topk", k.speculative_eagle_topk, "draft branching")->group(k_simulated);
+  c.add_option("--speculative-num-draft-tokens", k.speculative_num_draft_tokens, "tokens verified per step")
+      ->group(k_simulated);
+  c.add_flag("--speculative-adaptive", k.speculative_adaptive, "adaptive draft depth (see --sim-adaptive-*)")
+      ->group(k_simulated);
+  c.add_option("--host", f.host, "address to bind")->capture_default_str()->group(k_simulated);
+  c.add_option("--port", f.port, "port to bind; 0 picks a free one (see the \"listening on\" line)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535))
+      ->group(k_simulated);
+  c.add_option("--log-level", f.log_level, "info prints SGLang's Prefill/Decode batch lines to stderr")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"debug", "info", "warning", "error", "critical"}))
+      ->group(k_simulated);
+  c.add_option("--decode-log-interval", f.decode_log_interval, "print every Nth decode batch")
+      ->capture_default_str()
+      ->group(k_simulated);
+  c.add_option("--model-path", f.model_path, "served as the model name; picks the card when --model is absent")
+      ->group(k_simulated);
+  c.add_option("--served-model-name", f.served_model_name, "model id in responses and /v1/models")->group(k_simulated);
+  c.add_flag("--incremental-streaming-output,--stream-output", f.incremental_output,
+             "/generate streams deltas, not cumulative output")
+      ->group(k_simulated);
+  c.add_flag("--stream-response-default-include-usage", f.default_usage, "usage chunk without stream_options")
+      ->group(k_simulated);
+}
+
+void define_sim_flags(CLI::App& c, ServeSimFlags& f) {
+  auto& k = f.config;
+  c.add_option("--hw", k.hardware, "GPU card from data/hardware.yaml")->capture_default_str()->group(k_sim);
+  c.add_option("--model", f.model_card, "model card from data/models/ (default llama-3.1-8b, or from --model-path)")
+      ->group(k_sim);
+  c.add_option("--sim-time-scale", f.time_scale,
+               "real seconds per simulated second: 1 real time, 0.1 ten times faster, 0 as fast as possible")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber)
+      ->group(k_sim);
+  c.add_flag("--sim-stamp-events", f.stamp_events, "every stream chunk carries sb_emit_ns (steady clock at send)")
+      ->group(k_sim);
+  c.add_flag("--sim-oracle", f.oracle, "answer word problems (docs/sim.md grammar) and call the first tool")
+      ->group(k_sim);
+  c.add_option("--sim-seed", k.sim_seed, "seed of sampled outputs and speculative acceptance")
+      ->capture_default_str()
+      ->group(k_sim);
+  c.add_option("--sim-accept-rate", f.accept_rates,
+               "draft acceptance: one alpha, or comma-separated rates per position")
+      ->capture_default_str()
+      ->group(k_sim);
+  c.add_option("--sim-eos-probability", k.sim_eos_probability,
+               "per-token stop chance after min_tokens without ignore_eos")
+      ->capture_default_str()
+      ->group(k_sim);
+  c.add_option("--sim-init-new-token-ratio", k.init_new_token_ratio,
+               "decode headroom reserved at admission (SGLang's 0.7)")
+      ->capture_default_str()
+      ->group(k_sim);
+  c.add_flag("--sim-flush-keeps-host-tier", k.flush_keeps_host_tier,
+             "flush_cache leaves the host tier (an older SGLang's trap)")
+      ->group(k_sim);
+  c.add_option("--sim-adaptive-cap-from-batch", k.adaptive.cap_from_batch,
+               "adaptive drafting: cap steps from this batch size")
+      ->capture_default_str()
+      ->group(k_sim);
+  c.add_option("--sim-adaptive-cap-steps", k.adaptive.cap_steps, "adaptive drafting: the capped step count")
+      ->capture_default_str()
+      ->group(k_sim);
+  c.add_option("--sim-adaptive-off-from-batch", k.adaptive.off_from_batch,
+               "adaptive drafting: off from this batch size")
+      ->capture_default_str()
+      ->group(k_sim);
+  c.add_option("--sim-bandwidth-efficiency", k.efficiency.bandwidth, "override the card's HBM efficiency")
+      ->group(k_sim);
+  c.add_option("--sim-mfu", k.efficiency.mfu, "override the card's tensor-core efficiency")->group(k_sim);
+  c.add_option("--sim-link-efficiency", k.efficiency.link, "override the card's NVLink/PCIe efficiency")->group(k_sim);
+  c.add_option("--sim-step-overhead-us", f.step_overhead_us, "override the per-forward overhead (µs)")->group(k_sim);
+  c.add_option("--sim-eager-layer-us", f.eager_layer_us, "override the per-layer cost outside CUDA graphs (µs)")
+      ->group(k_sim);
+  c.add_option("--sim-io-threads", f.io_threads, "HTTP IO threads")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64))
+      ->group(k_sim);
+  c.add_option("--sim-max-body-mb", f.max_body_mb, "request bodies above this answer 413")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->group(k_sim);
+}
+
+// Every flag of data/flags/sglang.yaml the options above do not cover: accepted, recorded, echoed.
+void define_recorded_flags(CLI::App& c, ServeSimFlags& f) {
+  const auto registry = api::flag_registry(api::Dialect::sglang);
+  if (!registry) return;  // a broken data file: the command reports it when run
+  std::set<std::string> taken;
+  for (const CLI::Option* o : c.get_options()) {
+    for (const auto& name : o->get_lnames()) taken.insert("--" + name);
+  }
+  for (const api::FlagSpec& spec : (*registry)->flags()) {
+    if (taken.contains(spec.name)) continue;
+    std::string names = spec.name;
+    for (const auto& alias : spec.aliases) {
+      if (!taken.contains(alias)) names += "," + alias;
+    }
+    auto& r = f.recorded.emplace_back();
+    r.name = spec.name;
+    const std::string help = spec.notes.empty() ? "recorded only" : "recorded only: " + spec.notes;
+    if (spec.arity == api::FlagArity::none) {
+      r.is_switch = true;
+      r.option = c.add_flag(names, help);
+    } else if (spec.arity == api::FlagArity::many) {
+      r.option = c.add_option(names, r.values, help);
+    } else {
+      r.option = c.add_option(names, r.value, help)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    }
+    r.option->group(k_recorded);
+  }
+}
+
+// --model-path "zai-org/GLM-5.3-Flash" picks the card "glm-5.3-flash": the longest card name that
+// starts its lowercased last path component.
+util::Result<std::string> card_for(const ServeSimFlags& f) {
+  if (!f.model_card.empty()) return f.model_card;
+  if (f.model_path.empty()) return std::string("llama-3.1-8b");
+  const auto names = sim::model_card_names();
+  const std::string base = util::to_lower(f.model_path.substr(f.model_path.find_last_of('/') + 1));
+  std::string best;
+  for (const auto& name : names) {
+    if (base.starts_with(name) && name.size() > best.size()) best = name;
+  }
+  if (best.empty()) {
+    return util::failf(util::ErrorKind::bad_input, "--model-path '{}' matches no model card; pass --model NAME ({})",
+                       f.model_path, util::join(names, ", "));
+  }
+  return best;
+}
+
+util::Result<sim::Deployment> resolve(ServeSimFlags& f) {
+  auto& k = f.config;
+  auto card = card_for(f);
+  auto dtype = sim::parse_kv_cache_dtype(f.kv_cache_dtype);
+  if (!card) return std::unexpected(card.error());
+  if (!dtype) return std::unexpected(dtype.error());
+  k.model = *card;
+  k.kv_cache_dtype = *dtype;
+  if (!f.speculative_algorithm.empty()) {
+    auto algorithm = sim::parse_spec_algorithm(f.speculative_algorithm);
+    if (!algorithm) return std::unexpected(algorithm.error());
+    k.speculative_algorithm = *algorithm;
+  }
+  k.sim_accept_rates.clear();
+  for (const auto part : util::split(f.accept_rates, ',')) {
+    auto rate = util::parse_double(util::trim(part), "--sim-accept-rate");
+    if (!rate) return std::unexpected(rate.error());
+    k.sim_accept_rates.push_back(*rate);
+  }
+  if (f.step_overhead_us) k.efficiency.step_overhead = util::from_ms(*f.step_overhead_us / 1000);
+  if (f.eager_layer_us) k.efficiency.eager_layer = util::from_ms(*f.eager_layer_us / 1000);
+  return sim::make_deployment(k);
+}
+
+sim::FrontOptions front_options(const ServeSimFlags& f) {
+  sim::FrontOptions o;
+  o.server.host = f.host;
+  o.server.port = static_cast<std::uint16_t>(f.port);
+  o.server.io_threads = f.io_threads;
+  o.server.body_limit = static_cast<std::size_t>(f.max_body_mb * 1024 * 1024);
+  o.loop.time_scale = f.time_scale;
+  o.loop.decode_log_interval = f.decode_log_interval;
+  const bool info = f.log_level == "info" || f.log_level == "debug";
+  o.loop.log = info ? stderr : nullptr;
+  o.facts.version = std::string(version());
+  o.facts.model_path = f.model_path;
+  o.facts.served_model_name = f.served_model_name;
+  for (const auto& r : f.recorded) {
+    if (r.option->count() == 0) continue;
+    o.facts.recorded_flags.emplace_back(r.name, r.is_switch        ? ""
+                                                : r.values.empty() ? r.value
+                                                                   : util::join(r.values, " "));
+  }
+  o.oracle = f.oracle ? sim::OracleMode::on : sim::OracleMode::off;
+  o.stamp = f.stamp_events ? sim::StampEvents::on : sim::StampEvents::off;
+  o.generate_output = f.incremental_output ? sim::StreamOutput::incremental : sim::StreamOutput::cumulative;
+  o.default_include_usage = f.default_usage;
+  return o;
+}
+
+// SIGINT/SIGTERM are blocked in every thread (set before any starts) and taken with sigwait.
+class ShutdownSignals {
+ public:
+  ShutdownSignals() {
+    sigemptyset(&m_set);
+    sigaddset(&m_set, SIGINT);
+    sigaddset(&m_set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &m_set, &m_old);
+  }
+  ~ShutdownSignals() { pthread_sigmask(SIG_SETMASK, &m_old, nullptr); }
+  int wait() const {
+    int sig = 0;
+    sigwait(&m_set, &sig);
+    return sig;
+  }
+
+ private:
+  sigset_t m_set{}, m_old{};
+};
+
+// One socket per stream: a large benchmark needs more than the usual 1024 descriptors.
+void raise_open_file_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+void print_startup(const sim::Deployment& d, std::FILE* log) {
+  if (log == nullptr) return;
+  const auto& m = d.memory;
+  fmt::print(log, "Simulating {} on {} x{} (tp {}, pp {}, ep {})\n", d.model.name, d.hardware.name, d.gpus(),
+             d.config.tp_size, d.config.pp_size, d.config.ep_size);
+  fmt::print(log, "Load weight end. mem usage={:.2f} GB.\n", (m.weight_bytes + m.draft_weight_bytes) / 1e9);
+  fmt::print(log, "KV Cache is allocated. #tokens: {}, KV size: {:.2f} GB\n", m.max_total_num_tokens,
+             m.kv_pool_bytes / 1e9);
+  fmt::print(log,
+             "max_total_num_tokens={}, chunked_prefill_size={}, max_prefill_tokens={}, max_running_requests={}, "
+             "context_len={}\n",
+             m.max_total_num_tokens, d.chunked_prefill_size, d.config.max_prefill_tokens, d.max_running_requests,
+             d.context_length);
+  std::fflush(log);
+}
+
+int serve(ServeSimFlags& f) {
+  auto deployment = unwrap(resolve(f));
+  const auto options = front_options(f);
+  std::signal(SIGPIPE, SIG_IGN);  // a launcher that closed its end of our stdout must not kill us
+  raise_open_file_limit();
+  const ShutdownSignals signals;  // before any thread starts, so every thread inherits the mask
+  print_startup(deployment, options.loop.log);
+  sim::SimServer server(std::move(deployment), options);
+  unwrap(server.start());
+  fmt::print("servebench serve-sim listening on {}\n", server.base_url());
+  std::fflush(stdout);
+  if (options.loop.log) fmt::print(options.loop.log, "The server is fired up and ready to roll!\n");
+  signals.wait();
+  server.stop();
+  return k_exit_ok;
+}
+
+}  // namespace
 
 void add_serve_sim(CLI::App& app, CommandFn& selected) {
-  auto* cmd = app.add_subcommand("serve-sim", "(not built yet)");
-  cmd->allow_extras();
-  cmd->callback([&selected] {
-    selected = [] { throw CommandError(k_exit_bad_input, "'serve-sim' is not built yet"); return 0; };
-  });
+  auto* cmd = app.add_subcommand("serve-sim",
+                                 "the simulated SGLang server: OpenAI-compatible HTTP, timing from a "
+                                 "performance model of --hw x --model x parallelism");
+  cmd->footer(
+      "Flags in the 'recorded only' group are SGLang flags the simulation does not model: they are accepted "
+      "so a cookbook command runs unchanged, and listed in /server_info under recorded_flags. "
+      "Routes, metrics, the oracle grammar and the time mapping: docs/sim.md.");
+  // Like argparse, a flag given twice takes its last value (cookbook commands get assembled from parts).
+  cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  auto flags = std::make_shared<ServeSimFlags>();
+  define_parallel_and_memory(*cmd, *flags);
+  define_speculative_and_server(*cmd, *flags);
+  define_sim_flags(*cmd, *flags);
+  define_recorded_flags(*cmd, *flags);
+  cmd->callback([&selected, flags] { selected = [flags] { return serve(*flags); }; });
 }
 
 }  // namespace servebench::cli
