@@ -44,3 +44,80 @@ inline CliRun run_servebench(const std::vector<std::string>& args, const std::fi
 }
 
 }  // namespace servebench::e2e
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <optional>
+#include <thread>
+
+namespace servebench::e2e {
+
+// A `servebench` child process (e.g. serve-sim) with stdout and stderr in files of `dir`; ended
+// with SIGTERM (SIGKILL after 5 s) when destroyed.
+class ServebenchChild {
+ public:
+  ServebenchChild(const std::vector<std::string>& args, const std::filesystem::path& dir)
+      : m_out(dir / "child_stdout.txt"), m_err(dir / "child_stderr.txt") {
+    std::vector<std::string> argv_text{SERVEBENCH_BIN};
+    argv_text.insert(argv_text.end(), args.begin(), args.end());
+    m_pid = fork();
+    if (m_pid == 0) {
+      const int out = open(m_out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int err = open(m_err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int in = open("/dev/null", O_RDONLY);
+      dup2(in, 0);
+      dup2(out, 1);
+      dup2(err, 2);
+      std::vector<char*> argv;
+      for (auto& a : argv_text) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+  }
+  ~ServebenchChild() {
+    if (m_pid <= 0) return;
+    kill(m_pid, SIGTERM);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    int status = 0;
+    while (waitpid(m_pid, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        kill(m_pid, SIGKILL);
+        waitpid(m_pid, &status, 0);
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  ServebenchChild(const ServebenchChild&) = delete;
+  ServebenchChild& operator=(const ServebenchChild&) = delete;
+
+  // The rest of the first stdout line starting with `prefix`, waiting up to `deadline`; nullopt
+  // when the line did not appear (or the child exited).
+  std::optional<std::string> wait_for_line(std::string_view prefix, std::chrono::seconds deadline) {
+    const auto until = std::chrono::steady_clock::now() + deadline;
+    while (std::chrono::steady_clock::now() < until) {
+      const std::string text = util::read_file(m_out).value_or("");
+      for (auto line : util::split(text, '\n')) {
+        if (line.starts_with(prefix)) return std::string(line.substr(prefix.size()));
+      }
+      int status = 0;
+      if (waitpid(m_pid, &status, WNOHANG) == m_pid) {
+        m_pid = -1;
+        return std::nullopt;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return std::nullopt;
+  }
+  std::string stderr_text() const { return util::read_file(m_err).value_or(""); }
+
+ private:
+  std::filesystem::path m_out, m_err;
+  pid_t m_pid = -1;
+};
+
+}  // namespace servebench::e2e
