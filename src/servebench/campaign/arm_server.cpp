@@ -44,6 +44,8 @@ util::Result<std::unique_ptr<ArmServer>> ArmServer::start(const ArmSpec& arm, co
   if (!child) return std::unexpected(child.error());
   s->m_process.emplace(std::move(*child));
   stop.guard_group(s->m_process->pid());
+  // For operators (and tests) who need the server's process group while the campaign runs.
+  (void)util::write_file_atomic(s->pid_file(), std::to_string(s->m_process->pid()) + "\n");
   if (plan->port) {
     if (auto ok = s->connect(substitute_port(arm.base_url, *plan->port)); !ok) return std::unexpected(ok.error());
   } else if (plan->port_source == PortSource::fixed) {
@@ -118,6 +120,8 @@ void ArmServer::stop() {
   m_exchange.reset();  // close keep-alive connections before the server goes
   m_process->stop(m_arm.stop_timeout);
   m_process.reset();
+  std::error_code ec;
+  std::filesystem::remove(pid_file(), ec);
 }
 
 }  // namespace servebench::campaign

@@ -47,6 +47,8 @@ class ArmServer {
   util::Result<void> wait_ready(const LaunchPlan* plan);
   util::Result<void> connect(const std::string& base_url);
   std::string tail_text() const;
+  // arms/<arm>/server.pid beside the log: the launched server's process group while it runs.
+  std::filesystem::path pid_file() const { return m_log.parent_path() / "server.pid"; }
 
   const ArmSpec& m_arm;
   StopSignal& m_stop;

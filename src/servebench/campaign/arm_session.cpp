@@ -14,7 +14,8 @@ std::string limits_text(const ArmLimits& l, const std::optional<double>& time_sc
   const auto n = [](const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : std::string("?"); };
   std::string s = fmt::format("kv pool {} tokens, max running requests {}, context {}", n(l.kv_pool_tokens),
                               n(l.max_running_requests), n(l.context_length));
-  if (time_scale) s += fmt::format(", simulator time scale {} (times are scaled, not real)", *time_scale);
+  if (time_scale && *time_scale == 1) s += ", simulator in real time";
+  else if (time_scale) s += fmt::format(", simulator time scale {} (measured times are scaled, not real)", *time_scale);
   return s;
 }
 
@@ -86,6 +87,10 @@ void ArmSession::run_gate_once() {
   m_context.gate = summary_of(*m_gate);
   const bool failed = m_gate->passed == false;
   if (failed && m_gate->required) m_context.gate_failure = "quality gate failed: " + m_gate->summary();
+  if (!m_gate->enabled) {
+    fmt::print(m_env.console, "arm {}: quality gate disabled (gate: false)\n", m_arm.name);
+    return;
+  }
   const std::string verdict = !m_gate->passed ? "not run" : *m_gate->passed ? "passed" : m_gate->required ? "FAILED" : "failed (not required)";
   fmt::print(m_env.console, "arm {}: quality gate {} ({})\n", m_arm.name, verdict, m_gate->summary());
   for (const auto& p : m_gate->probes) {
