@@ -1,5 +1,6 @@
 // `servebench bench`: one benchmark run, a drop-in for `python -m sglang.bench_serving` (same main
 // flags, same JSONL keys). Flags become a load::RunSpec; load::run does the work.
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -231,8 +232,18 @@ void note_range_ratio(const BenchFlags& f) {
   }
 }
 
+// One socket per stream: thousands of streams need more than the usual 1024 descriptors.
+void raise_open_file_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
 int run_bench(const BenchFlags& f) {
   load::RunSpec spec = run_spec(f);
+  raise_open_file_limit();
   const load::WorkloadOptions workload = workload_options(f);
   auto control = need(load::EngineControl::create(spec.backend, spec.base_url, spec.api_key));
   need(control->check_health());
