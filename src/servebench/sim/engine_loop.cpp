@@ -78,15 +78,14 @@ bool EngineLoop::take_tasks(std::vector<Task>& into, bool block) {
 void EngineLoop::run() {
   std::vector<Task> tasks;
   while (take_tasks(tasks, m_engine.idle() || m_stalled)) {
-    if (!tasks.empty()) m_stalled = false;
+    const bool had_tasks = !tasks.empty();
+    if (had_tasks) m_stalled = false;
     for (auto& task : tasks) task();
     tasks.clear();
     answer_flushes();
-    if (m_engine.idle()) {
-      publish();
-    } else if (!m_stalled) {
-      iterate();
-    }
+    // Admissions and cancellations show in /metrics before the next step's chunks go out.
+    if (had_tasks || m_engine.idle()) publish();
+    if (!m_engine.idle() && !m_stalled) iterate();
   }
 }
 

@@ -151,7 +151,7 @@ TEST(EngineLoop, RealTimeFollowsTheVirtualClockWithoutDrift) {
   const double real_s = std::chrono::duration<double>(emitted - sent).count();
   EXPECT_GT(e2e_s, 0.3);                       // 150 decode steps of an 8B model: about a second of virtual time
   EXPECT_GE(real_s, e2e_s * k_scale - 0.001);  // never early
-  EXPECT_LT(real_s, e2e_s * k_scale + 0.25);   // and not late beyond scheduling noise
+  EXPECT_LT(real_s, e2e_s * k_scale + 0.5);    // and not late beyond scheduling noise
 }
 
 TEST(EngineLoop, IdleLoopDoesNotSpin) {
