@@ -1,6 +1,9 @@
 // Whole-client benchmarks of the load generator's measured path (load::run_phase):
-//   BM_StreamThroughput  256 streams against a server that streams as fast as it can:
-//                        streamed tokens per client CPU-second (loop threads' CPU clocks).
+//   BM_SimThroughput     256 streams against `servebench serve-sim --sim-time-scale 0` (a child
+//                        process, the simulator as fast as it can): streamed tokens per client
+//                        CPU-second (the loop threads' own CPU clocks).
+//   BM_StreamThroughput  the same against the in-process TokenServer below, which writes chunks
+//                        back to back without an engine in between.
 //   BM_AddedLatency      1,000 streams × 50 tok/s, every chunk stamped by the server at send time:
 //                        client-added latency (server send → client socket read) p50 / p99.
 //                        Stream phases are spread over the 20 ms period (50,000 chunks/s evenly),
@@ -17,6 +20,12 @@
 #include <thread>
 #include <vector>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+
 #include <benchmark/benchmark.h>
 #include <boost/json.hpp>
 #include <fmt/format.h>
@@ -24,6 +33,8 @@
 #include "servebench/http/server.hpp"
 #include "servebench/http/sse_encoder.hpp"
 #include "servebench/load/phase.hpp"
+#include "servebench/util/file_io.hpp"
+#include "servebench/util/strings.hpp"
 
 namespace {
 
@@ -129,8 +140,10 @@ load::PhaseSpec phase_for(const std::string& base_url, int streams, int tokens, 
   spec.target = "/v1/completions";
   for (int i = 0; i < streams; ++i) {
     spec.requests.push_back(
-        {fmt::format(R"({{"model":"m","prompt":[{},2,3,4],"max_tokens":{},"stream":true}})", 1000 + i, tokens), 4,
-         tokens});
+        {fmt::format(R"({{"model":"m","prompt":[{},2,3,4],"max_tokens":{},"ignore_eos":true,"stream":true,)"
+                     R"("stream_options":{{"include_usage":true}}}})",
+                     1000 + i, tokens),
+         4, tokens});
   }
   spec.schedule = *load::make_schedule({.num_requests = streams});
   spec.max_concurrency = streams;
@@ -138,6 +151,47 @@ load::PhaseSpec phase_for(const std::string& base_url, int streams, int tokens, 
   spec.timeout = std::chrono::seconds(120);
   return spec;
 }
+
+// `servebench serve-sim` as a child process: build/<preset>/servebench beside bench/.
+class SimChild {
+ public:
+  explicit SimChild(const std::vector<std::string>& flags) {
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "servebench";
+    m_out = std::filesystem::temp_directory_path() / fmt::format("sb_bench_sim_{}.out", getpid());
+    m_pid = fork();
+    if (m_pid == 0) {
+      std::vector<std::string> args{exe.string(), "serve-sim"};
+      args.insert(args.end(), flags.begin(), flags.end());
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      if (!freopen(m_out.c_str(), "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(126);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    const auto deadline = Clock::now() + std::chrono::seconds(30);
+    while (m_url.empty() && Clock::now() < deadline) {
+      const std::string text = util::read_file(m_out).value_or("");
+      if (const auto at = text.find("listening on "); at != std::string::npos && text.find('\n', at) != std::string::npos) {
+        m_url = std::string(util::trim(text.substr(at + 13, text.find('\n', at) - at - 13)));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  ~SimChild() {
+    if (m_pid > 0) {
+      kill(m_pid, SIGTERM);
+      waitpid(m_pid, nullptr, 0);
+    }
+    std::filesystem::remove(m_out);
+  }
+  const std::string& url() const { return m_url; }
+
+ private:
+  pid_t m_pid = -1;
+  std::filesystem::path m_out;
+  std::string m_url;
+};
 
 int client_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
@@ -161,6 +215,32 @@ void BM_StreamThroughput(benchmark::State& state) {
   state.counters["tokens_per_wall_s"] = tokens_total / wall_s;
 }
 BENCHMARK(BM_StreamThroughput)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+
+void BM_SimThroughput(benchmark::State& state) {
+  SimChild sim({"--hw", "h200", "--model", "llama-3.1-8b", "--port", "0", "--sim-time-scale", "0", "--log-level",
+                "warning"});
+  if (sim.url().empty()) {
+    state.SkipWithError("serve-sim did not start (is build/<preset>/servebench built?)");
+    return;
+  }
+  const int streams = 256, tokens = 2000;
+  double tokens_total = 0, cpu_s = 0, wall_s = 0;
+  for (auto _ : state) {
+    auto result = load::run_phase(phase_for(sim.url(), streams, tokens, client_threads()));
+    if (!result) {
+      state.SkipWithError(result.error().message.c_str());
+      return;
+    }
+    for (const auto& r : result->records) tokens_total += static_cast<double>(r.output_tokens());
+    cpu_s += servebench::util::to_seconds(result->loop_cpu);
+    wall_s += servebench::util::to_seconds(result->span);
+  }
+  state.counters["tokens"] = tokens_total;
+  state.counters["client_cpu_s"] = cpu_s;
+  state.counters["tokens_per_client_cpu_s"] = tokens_total / cpu_s;
+  state.counters["tokens_per_wall_s"] = tokens_total / wall_s;
+}
+BENCHMARK(BM_SimThroughput)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
 
 void BM_AddedLatency(benchmark::State& state) {
   TokenServer server(std::chrono::microseconds(20'000));  // 50 tok/s per stream
