@@ -129,7 +129,7 @@ void EngineLoop::dispatch(const StepResult& step) {
   for (const TokenEvent& event : step.events) {
     const auto it = m_live.find(event.id);
     if (it == m_live.end()) continue;  // cancelled meanwhile
-    const Live live = it->second;
+    const Live& live = it->second;     // erased below, after its last use
     const bool stopped = live.generation->on_event(live.item, event, now, m_buffers);
     if (stopped) m_stopped.push_back(event.id);
     if (stopped || event.finish != FinishReason::none) m_live.erase(it);

@@ -81,16 +81,14 @@ bool Generation::on_event(std::size_t index, const TokenEvent& event, VirtualTim
     item.finished_at = now;
     --m_open_items;
   }
-  if (m_plan.stream && m_stream->closed()) {
-    // the client is gone; the engine thread cancels the rest when it hears of it
-  } else if (m_plan.stream) {
+  if (!m_plan.stream) {
+    if (m_open_items == 0) respond_whole(buffers);
+  } else if (!m_stream->closed()) {  // a client that left gets nothing more; its cancel is on the way
     buffers.frame.clear();
     stream_chunk(index, buffers);
     if (m_open_items == 0) finish_stream(buffers);
     if (!buffers.frame.empty()) m_stream->send(buffers.frame);
     if (m_open_items == 0) m_stream->finish();
-  } else if (m_open_items == 0) {
-    respond_whole(buffers);
   }
   return stop_matched && event.finish == FinishReason::none;
 }
