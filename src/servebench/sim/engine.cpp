@@ -95,6 +95,16 @@ bool Engine::cancel(RequestId id) {
   return true;
 }
 
+bool Engine::stop_early(RequestId id) {
+  const auto it = m_by_id.find(id);
+  if (it == m_by_id.end()) return false;
+  const std::int32_t r = it->second;
+  Request& q = m_requests[static_cast<std::size_t>(r)];
+  if (q.phase != Phase::decode || q.chunk > 0 || q.query_tokens > 0) return cancel(id);
+  finish(q, r, FinishReason::stop);
+  return true;
+}
+
 bool Engine::flush_cache() {
   if (!idle()) return false;
   m_cache.flush(m_d.config.flush_keeps_host_tier ? FlushScope::device_only : FlushScope::everything);

@@ -57,6 +57,10 @@ class Engine {
   util::Result<RequestId> submit(SimRequest request);
   // Drops a request (client gone): its slot and KV are freed at once. False for an unknown id.
   bool cancel(RequestId id);
+  // Ends a decoding request now as finished with "stop" (the front matched a stop string): frees it
+  // like cancel() but counts it like any finished request (prompt/cached counters, radix insert).
+  // A request that is not decoding between steps is cancelled instead. False for an unknown id.
+  bool stop_early(RequestId id);
   // SGLang /flush_cache: false while anything runs or waits; else clears the prefix cache (the host
   // tier too, unless the deployment keeps it).
   bool flush_cache();

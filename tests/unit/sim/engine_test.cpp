@@ -194,6 +194,24 @@ TEST(Engine, CancelFreesTheSlotAndKvAtOnce) {
   EXPECT_TRUE(e.idle());
 }
 
+TEST(Engine, StopEarlyFinishesAndCountsTheRequest) {
+  SimConfig c;
+  c.disable_radix_cache = true;
+  Engine e(deploy(c));
+  const auto id = e.submit(request(loop::random_prompt(300, 12, 128000), 500)).value();
+  for (int i = 0; i < 3; ++i) (void)e.step();
+  ASSERT_EQ(e.counters().running, 1);
+  EXPECT_TRUE(e.stop_early(id));
+  const auto counters = e.counters();
+  EXPECT_EQ(counters.running, 0);
+  EXPECT_EQ(counters.used_tokens, 0);
+  EXPECT_EQ(counters.requests_finished_total, 1);
+  EXPECT_EQ(counters.prompt_tokens_total, 300);
+  EXPECT_FALSE(e.stop_early(id));
+  drain(e);
+  EXPECT_TRUE(e.idle());
+}
+
 TEST(Engine, AdvanceToMovesAnIdleClockForward) {
   Engine e(deploy());
   e.advance_to(VirtualTime{} + std::chrono::seconds(5));
