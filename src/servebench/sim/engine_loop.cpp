@@ -119,7 +119,7 @@ void EngineLoop::iterate() {
   wait_until_due(m_engine.now());
   dispatch(step);
   m_printer.observe(step.logs, m_engine.counters().generation_tokens_total);
-  for (RequestId id : m_stopped) m_engine.cancel(id);  // after the step's spans are used up
+  for (RequestId id : m_stopped) m_engine.stop_early(id);  // after the step's spans are used up
   m_stopped.clear();
   publish();
 }

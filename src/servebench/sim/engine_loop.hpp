@@ -85,7 +85,7 @@ class EngineLoop {
   StepPrinter m_printer;
   ChunkBuffers m_buffers;
   std::unordered_map<RequestId, Live> m_live;
-  std::vector<RequestId> m_stopped;  // stop strings matched this step: cancelled after dispatch
+  std::vector<RequestId> m_stopped;  // stop strings matched this step: ended after dispatch
   std::vector<PendingFlush> m_flushes;
   util::TimePoint m_origin{};
   bool m_stalled = false;  // the last step made no progress: wait for a task before stepping again

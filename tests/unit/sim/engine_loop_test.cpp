@@ -106,6 +106,26 @@ TEST(EngineLoop, ManyConcurrentGenerationsAllComplete) {
   EXPECT_TRUE(h.eventually([](const ServerStats& s) { return s.counters.requests_finished_total == 300; }));
 }
 
+TEST(EngineLoop, StopStringEndsTheRequestAsFinished) {
+  Harness h;
+  RequestPlan plan;
+  plan.stream = true;
+  SimRequest r;
+  r.prompt = {5, 6, 7, 8};
+  r.sampling.max_tokens = 100'000;
+  r.sampling.ignore_eos = true;
+  r.sampling.temperature = 0;
+  plan.items.push_back(r);
+  plan.stop = {" "};  // every generated word starts with a space: the first token matches
+  auto stream = std::make_shared<FakeStream>();
+  h.loop.submit(std::make_shared<Generation>(std::move(plan), stream, h.context, "cmpl", 0));
+  ASSERT_TRUE(stream->wait_closed());
+  EXPECT_TRUE(h.eventually([](const ServerStats& s) {
+    return s.counters.requests_finished_total == 1 && s.counters.prompt_tokens_total == 4 && s.counters.running == 0;
+  }));
+  EXPECT_LT(h.loop.stats().counters.generation_tokens_total, 100);
+}
+
 TEST(EngineLoop, RefusedRequestAnswers400) {
   Harness h;
   auto [g, stream] = h.completion(1'000'000'000);
