@@ -16,6 +16,7 @@ namespace json = boost::json;
 constexpr std::chrono::milliseconds k_probe_timeout{300'000};
 constexpr std::string_view k_tool_name = "get_weather";
 constexpr std::string_view k_identity_prompt = "Write two sentences about the sea at dawn.";
+constexpr std::int64_t k_identity_tokens = 64;  // enough to see a divergence, cheap on a slow server
 
 struct Reply {
   std::string text, body;
@@ -24,11 +25,11 @@ struct Reply {
 
 // One non-streaming chat request at temperature 0; fails naming the HTTP status or parse error.
 util::Result<Reply> ask(const ArmSpec& arm, http::Exchange& ex, const std::string& model, std::string prompt,
-                        std::string extra_body = {}) {
+                        std::int64_t max_tokens, std::string extra_body = {}) {
   api::GenerationRequest g;
   g.prompt = std::vector<api::ChatMessage>{{"user", std::move(prompt)}};
   g.model = model;
-  g.max_tokens = arm.gate.max_tokens;
+  g.max_tokens = max_tokens;
   g.temperature = 0.0;
   g.seed = arm.gate.seed;
   g.stream = false;
@@ -58,7 +59,7 @@ ProbeResult arithmetic_probe(const ArmSpec& arm, http::Exchange& ex, const std::
   std::int64_t stops = 0;
   std::vector<std::string> wrong;
   for (const auto& problem : problems) {
-    auto reply = ask(arm, ex, model, std::string(word_problem_instruction()) + problem.text);
+    auto reply = ask(arm, ex, model, std::string(word_problem_instruction()) + problem.text, arm.gate.max_tokens);
     ++p.n;
     if (!reply) {
       p.detail = fmt::format("request failed: {}", reply.error().message);
@@ -84,7 +85,7 @@ ProbeResult identity_probe(const ArmSpec& arm, http::Exchange& ex, const std::st
   p.name = "greedy_identity";
   std::vector<std::string> texts;
   for (int i = 0; i < 3; ++i) {
-    auto reply = ask(arm, ex, model, std::string(k_identity_prompt));
+    auto reply = ask(arm, ex, model, std::string(k_identity_prompt), std::min(k_identity_tokens, arm.gate.max_tokens));
     ++p.n;
     if (!reply) {
       p.detail = fmt::format("request failed: {}", reply.error().message);
@@ -123,7 +124,7 @@ ProbeResult tool_probe(const ArmSpec& arm, http::Exchange& ex, const std::string
     return p;
   }
   p.n = 1;
-  auto reply = ask(arm, ex, model, "What is the weather in Paris right now? Use the tool.", tools_body());
+  auto reply = ask(arm, ex, model, "What is the weather in Paris right now? Use the tool.", arm.gate.max_tokens, tools_body());
   if (!reply) {
     p.detail = fmt::format("request failed: {}", reply.error().message);
     return p;
