@@ -1,9 +1,25 @@
 #include "servebench/load/request_sink.hpp"
 
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "servebench/util/file_io.hpp"
+
+// Counts heap allocations of this test binary, so the hot path can be checked for none.
+namespace {
+std::atomic<std::size_t> g_allocations{0};
+}  // namespace
+void* operator new(std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace servebench::load {
 namespace {
@@ -112,6 +128,52 @@ TEST(RequestSink, SimulatorStampsGiveClientAddedLatency) {
   ASSERT_TRUE(h.record.ok()) << h.record.error_message;
   ASSERT_EQ(h.recorder.lags.client_added.count(), 1u);
   EXPECT_NEAR(h.recorder.lags.client_added.percentile(50), 5e6, 5e6 * 0.01);
+}
+
+}  // namespace
+}  // namespace servebench::load
+
+namespace servebench::load {
+namespace {
+
+std::string stream_of(int tokens) {
+  std::string s;
+  for (int i = 0; i < tokens; ++i) {
+    s += "data: {\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,\"text\":\" tok\","
+         "\"logprobs\":null,\"finish_reason\":null}]}\n\n";
+  }
+  s += "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":" + std::to_string(tokens) +
+       ",\"total_tokens\":9}}\n\ndata: [DONE]\n\n";
+  return s;
+}
+
+TEST(RequestSink, SteadyStateChunksAllocateNothing) {
+  util::ManualClock clock{util::TimePoint{milliseconds(1)}};
+  ThreadRecorder recorder;
+  recorder.chunks.reserve(4096);
+  RequestSink sink(recorder, clock, util::TimePoint{}, Streaming::sse, [](RequestSink&) {});
+  const std::string bytes = stream_of(1000);
+  const auto feed = [&](RequestRecord& record) {
+    sink.begin(record);
+    sink.on_headers(200, "text/event-stream");
+    // One SSE event per read, as a server streaming tokens one at a time delivers them.
+    std::size_t at = 0;
+    while (at < bytes.size()) {
+      const std::size_t end = bytes.find("\n\n", at) + 2;
+      sink.on_body(std::string_view(bytes).substr(at, end - at), clock.now());
+      at = end;
+    }
+  };
+  RequestRecord warm, measured;
+  const std::size_t cold = g_allocations.load();
+  feed(warm);  // grows the decoder's and parser's buffers once
+  EXPECT_GT(g_allocations.load(), cold);  // the counter sees the sink's own allocations
+  const std::size_t before = g_allocations.load();
+  feed(measured);
+  const std::size_t after = g_allocations.load();
+  EXPECT_EQ(after - before, 0u);
+  EXPECT_EQ(measured.token_chunks, 1000u);
+  EXPECT_EQ(measured.output_tokens_served, 1000);
 }
 
 }  // namespace
