@@ -1,6 +1,7 @@
 #include "servebench/campaign/child_process.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -51,6 +52,11 @@ std::vector<char*> c_strings(std::vector<std::string>& words) {
 
 // In the child between fork and exec: async-signal-safe calls only.
 [[noreturn]] void exec_child(const char* program, char* const* argv, char* const* envp, int log_fd, pid_t parent) {
+  // The campaign's SIGINT/SIGTERM handlers must not run here: they were blocked across fork, so a
+  // signal sent now stays pending until the default action is back (see spawn()).
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  signal(SIGPIPE, SIG_DFL);
   setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (getppid() != parent) _exit(127);  // the campaign died before prctl took effect
@@ -61,7 +67,6 @@ std::vector<char*> c_strings(std::vector<std::string>& words) {
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
-  signal(SIGPIPE, SIG_DFL);
   execve(program, argv, envp);
   _exit(127);
 }
@@ -80,7 +85,13 @@ util::Result<ChildProcess> ChildProcess::spawn(const SpawnSpec& spec) {
   const auto env_c = c_strings(env);
   const std::string program = spec.program.string();
   const pid_t parent = getpid();
+  sigset_t stop_signals, previous;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, &previous);
   const pid_t pid = fork();
+  if (pid != 0) pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   if (pid < 0) {
     close(log_fd);
     return util::failf(util::ErrorKind::io, "cannot start {}: fork: {}", program, std::strerror(errno));
@@ -134,7 +145,7 @@ bool ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
   const int fd = static_cast<int>(syscall(SYS_pidfd_open, m_pid, 0));
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (running()) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) break;
     if (fd >= 0) {
       pollfd p{fd, POLLIN, 0};

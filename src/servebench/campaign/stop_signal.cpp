@@ -51,7 +51,7 @@ int StopSignal::signal_number() const { return g_signal.load(); }
 bool StopSignal::wait_for(std::chrono::milliseconds timeout) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!requested()) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return false;
     pollfd p{g_pipe[0], POLLIN, 0};
     poll(&p, 1, static_cast<int>(left.count()));  // the handler's byte stays in the pipe: every waiter wakes

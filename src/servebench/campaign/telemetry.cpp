@@ -69,7 +69,7 @@ void Telemetry::sample_loop() {
   const std::string smi = util::shell_quote(m_smi.string());
   bool header = !std::filesystem::exists(m_dir / "vram_timeline.csv");
   std::unique_lock lock(m_mutex);
-  while (!m_stopping) {
+  do {  // the first sample is taken even when the campaign ends at once
     lock.unlock();
     std::string rows = capture_output(fmt::format("{} {}{}", smi, k_timeline_query, header ? "" : ",noheader"));
     if (!rows.empty()) {
@@ -78,7 +78,7 @@ void Telemetry::sample_loop() {
     }
     lock.lock();
     m_wake.wait_for(lock, m_interval, [this] { return m_stopping; });
-  }
+  } while (!m_stopping);
 }
 
 void Telemetry::stop() {

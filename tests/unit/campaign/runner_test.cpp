@@ -1,0 +1,106 @@
+#include "servebench/campaign/runner.hpp"
+
+#include <gtest/gtest.h>
+
+#include "servebench/campaign/launch_plan.hpp"
+#include "servebench/campaign/stop_signal.hpp"
+#include "servebench/results/ledger.hpp"
+#include "servebench/util/file_io.hpp"
+
+namespace servebench::campaign {
+namespace {
+
+std::filesystem::path fresh(const std::string& name) {
+  const auto dir = std::filesystem::path(::testing::TempDir()) / ("campaign_runner_" + std::to_string(getpid())) / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+CampaignSpec spec_with_arm(const std::string& arm) {
+  auto s = parse_campaign("name: r\narms:\n  - " + arm + "\nscenarios: [{name: s, isl: 10, osl: 4, concurrency: [1, 2]}]\n",
+                          "r.yaml", "/");
+  EXPECT_TRUE(s) << s.error().message;
+  return *s;
+}
+
+RunOptions options(const std::filesystem::path& out, std::FILE* console) {
+  RunOptions o;
+  o.out = out;
+  o.tool = {"0.0.0", "test"};
+  o.console = console;
+  return o;
+}
+
+results::PointRecord record(std::int64_t c, results::PointStatus status) {
+  results::PointRecord r;
+  r.campaign = "r";
+  r.arm = "a";
+  r.scenario = "s";
+  r.concurrency = c;
+  r.status = status;
+  return r;
+}
+
+TEST(Runner, AnUnreachableArmFailsItsPointsExitsThreeAndRunsAfter) {
+  StopSignal::install().reset_for_tests();
+  const auto dir = fresh("unreachable");
+  const auto port = *pick_free_port();
+  const auto spec = spec_with_arm("{name: a, engine: sim, base_url: 'http://127.0.0.1:" + std::to_string(port) +
+                                  "', ready_timeout_s: 1, after: 'touch \"" + (dir / "after-ran").string() + "\"'}");
+  std::FILE* console = std::tmpfile();
+  auto code = run_campaign(spec, options(dir / "out", console));
+  ASSERT_TRUE(code) << code.error().message;
+  EXPECT_EQ(*code, 3);
+  EXPECT_TRUE(std::filesystem::exists(dir / "after-ran"));
+  const auto ledger = results::read_ledger(dir / "out/ledger.jsonl");
+  ASSERT_EQ(ledger->records.size(), 2u);
+  for (const auto& r : ledger->records) {
+    EXPECT_EQ(r.status, results::PointStatus::failed);
+    EXPECT_NE(r.reason.find("not ready after 1 s"), std::string::npos) << r.reason;
+    EXPECT_EQ(r.tool.git, "test");
+  }
+  EXPECT_NE(util::read_file(dir / "out/status.txt").value_or("").find("state finished with problems"), std::string::npos);
+  std::fclose(console);
+}
+
+TEST(Runner, SettledPointsAreNotRunAgainAndInvalidOnlyOnRequest) {
+  StopSignal::install().reset_for_tests();
+  const auto dir = fresh("settled");
+  // Launching this arm would fail: a run that launches it records failed points.
+  const auto spec = spec_with_arm("{name: a, engine: sim, launch: '/bin/false {port}', ready_timeout_s: 1}");
+  std::filesystem::create_directories(dir / "out");
+  ASSERT_TRUE(results::append_point(dir / "out/ledger.jsonl", record(1, results::PointStatus::ok)));
+  ASSERT_TRUE(results::append_point(dir / "out/ledger.jsonl", record(2, results::PointStatus::invalid)));
+  std::FILE* console = std::tmpfile();
+  auto code = run_campaign(spec, options(dir / "out", console));
+  ASSERT_TRUE(code);
+  EXPECT_EQ(*code, 1) << "an invalid point remains";
+  EXPECT_EQ(results::read_ledger(dir / "out/ledger.jsonl")->records.size(), 2u) << "nothing ran";
+
+  auto rerun = options(dir / "out", console);
+  rerun.rerun_invalid = true;
+  code = run_campaign(spec, rerun);
+  ASSERT_TRUE(code);
+  EXPECT_EQ(*code, 3);
+  const auto ledger = results::read_ledger(dir / "out/ledger.jsonl");
+  ASSERT_EQ(ledger->records.size(), 3u) << "only the invalid point was tried again";
+  EXPECT_EQ(ledger->records.back().concurrency, 2);
+  EXPECT_EQ(ledger->records.back().status, results::PointStatus::failed);
+  std::fclose(console);
+}
+
+TEST(Runner, DefaultOutDirIsNamedAfterTheCampaignAndTime) {
+  const auto spec = spec_with_arm("{name: a, engine: sim, base_url: 'http://x:1'}");
+  const util::WallTime t{std::chrono::seconds(1795971600)};
+  EXPECT_EQ(default_out_dir(spec, t), std::filesystem::path("runs/r-" + [&] {
+              std::string s = util::format_utc(t);
+              std::erase_if(s, [](char c) { return c == '-' || c == ':' || c == 'Z'; });
+              std::replace(s.begin(), s.end(), 'T', '-');
+              return s;
+            }()));
+  EXPECT_EQ(default_out_dir(spec, util::WallTime{}), std::filesystem::path("runs/r-19700101-000000"));
+}
+
+}  // namespace
+}  // namespace servebench::campaign
