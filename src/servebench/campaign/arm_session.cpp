@@ -55,13 +55,15 @@ util::Result<void> ArmSession::start_server() {
   if (!server) return std::unexpected(server.error());
   m_server = std::move(*server);
   const auto ready_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto t1 = std::chrono::steady_clock::now();
   const CapturedFacts facts = capture_facts(m_arm, *m_server, util::system_wall_clock());
+  const auto facts_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
   if (auto ok = write_facts(m_arm_dir / "server_facts.json", facts); !ok) return ok;
   m_limits = facts.limits;
   m_context.time_scale = facts.time_scale;
   m_context.server_ref.fingerprint = facts.fingerprint;
-  fmt::print(m_env.console, "arm {}: ready at {} after {:.1f} s; {}\n", m_arm.name, m_server->base_url(), ready_s,
-             limits_text(m_limits, m_context.time_scale));
+  fmt::print(m_env.console, "arm {}: ready at {} after {:.1f} s (facts read in {:.0f} ms); {}\n", m_arm.name,
+             m_server->base_url(), ready_s, facts_ms, limits_text(m_limits, m_context.time_scale));
   if (!facts.facts_error.empty()) fmt::print(m_env.console, "arm {}: facts unavailable: {}\n", m_arm.name, facts.facts_error);
   auto control = load::EngineControl::create(backend_of(m_arm, m_spec.protocol.request.api), m_server->base_url(), "");
   if (!control) return std::unexpected(control.error());
@@ -83,6 +85,7 @@ void ArmSession::run_gate_once() {
   if (m_gate) return;  // a relaunch runs the same command: its gate result stands
   const std::string model = m_control->first_model().value_or("");
   m_gate = run_gate(m_arm, m_server->exchange(), model);
+  if (m_env.stop->requested()) return;  // the server was being stopped under the probes: no verdict
   (void)util::write_file_atomic(m_arm_dir / "gate.json", util::to_json_text_pretty(to_json(*m_gate, m_arm.name)) + "\n");
   m_context.gate = summary_of(*m_gate);
   const bool failed = m_gate->passed == false;

@@ -95,6 +95,26 @@ void judge(results::PointRecord& r, const ArmContext& a, const PointWindow& w, i
   }
 }
 
+results::PointRecord measured_record(const ArmContext& a, const PlannedPoint& p, const PointCap& cap,
+                                     const load::RunResult& result, bool recycled) {
+  const ScenarioSpec& s = scenario_of(a, p);
+  results::PointRecord r = load::to_point_record(result, {a.spec->name, a.arm->name, s.name, s.isl, s.osl, p.concurrency});
+  const auto base = base_record(a, p);
+  r.effective_concurrency = cap.effective;
+  r.gpus = base.gpus;
+  r.gate = base.gate;
+  r.prompts = {base.prompts.source, recycled};
+  r.server = base.server;
+  r.tool = base.tool;
+  return r;
+}
+
+util::Result<void> write_requests(const ArmContext& a, const PlannedPoint& p, const load::RunResult& result) {
+  const auto log = request_log_path(a.run_dir, a.arm->name, scenario_of(a, p).name, p.concurrency);
+  if (auto ok = util::make_dirs(log.parent_path()); !ok) return ok;
+  return load::write_request_log(log, result);
+}
+
 bool should_retry(const results::PointRecord& r, const PointWindow& w, const ProtocolSpec& proto) {
   return r.status != PointStatus::failed && proto.max_cache_hit_rate && w.hit_rate() &&
          *w.hit_rate() > *proto.max_cache_hit_rate;
@@ -135,17 +155,8 @@ util::Result<PointOutcome> run_point(const ArmContext& a, const PlannedPoint& p,
       return out;
     }
     out.hit_rates.push_back(window.hit_rate().value_or(std::numeric_limits<double>::quiet_NaN()));
-    const auto log = request_log_path(a.run_dir, a.arm->name, s.name, p.concurrency);
-    if (auto ok = util::make_dirs(log.parent_path()); !ok) return std::unexpected(ok.error());
-    if (auto ok = load::write_request_log(log, *result); !ok) return std::unexpected(ok.error());
-    results::PointRecord r = load::to_point_record(*result, {a.spec->name, a.arm->name, s.name, s.isl, s.osl, p.concurrency});
-    const auto base = base_record(a, p);
-    r.effective_concurrency = cap.effective;
-    r.gpus = base.gpus;
-    r.gate = base.gate;
-    r.prompts = {base.prompts.source, recycled};
-    r.server = base.server;
-    r.tool = base.tool;
+    if (auto ok = write_requests(a, p, *result); !ok) return std::unexpected(ok.error());
+    results::PointRecord r = measured_record(a, p, cap, *result, recycled);
     if (r.status == PointStatus::failed && !a.server->alive()) {
       out.server_died = true;
       r.reason = fmt::format("the server died during the point ({}): {}", r.reason, a.server->death_report());

@@ -54,6 +54,8 @@ class Run {
  private:
   util::Result<void> load_ledger();
   util::Result<void> run_arm(std::size_t arm, const std::vector<PlannedPoint>& points);
+  // Runs points[i]; false when the arm's remaining points cannot run (recorded as failed) or a stop came.
+  util::Result<bool> run_one(ArmSession& session, const std::vector<PlannedPoint>& points, std::size_t i);
   util::Result<void> record(const results::PointRecord& r, const PointOutcome* outcome);
   void fail_all(const ArmContext& ctx, const std::vector<PlannedPoint>& points, std::size_t from, const std::string& why);
   void update_status(const std::string& state, const std::string& current);
@@ -126,38 +128,45 @@ util::Result<void> Run::run_arm(std::size_t arm_index, const std::vector<Planned
     return {};
   }
   for (std::size_t i = 0; i < points.size() && !m_stop.requested(); ++i) {
-    const PlannedPoint& p = points[i];
-    const ScenarioSpec& s = m_spec.scenarios[p.scenario];
-    update_status("running", results::point_id(key_of(m_spec, p)));
-    if (!session.alive()) {
-      const std::string death = session.death_report();
-      if (auto ok = session.relaunch(); !ok) {
-        fail_all(session.context(), points, i, fmt::format("{}; {}", death, ok.error().message));
-        break;
-      }
-    }
-    const PointCap cap = cap_point(s.isl, s.osl, p.concurrency, session.limits());
-    if (!cap.skip_reason.empty()) {
-      if (auto ok = record(skipped_record(session.context(), p, cap), nullptr); !ok) return ok;
-      continue;
-    }
-    const auto t0 = Clock::now();
-    auto outcome = run_point(session.context(), p, cap, m_stop);
-    if (!outcome) return std::unexpected(outcome.error());
-    if (outcome->interrupted) break;
-    m_measured_time += Clock::now() - t0;
-    ++m_measured;
-    if (auto ok = record(outcome->record, &*outcome); !ok) return ok;
-    if (outcome->server_died && i + 1 < points.size()) {
-      if (auto ok = session.relaunch(); !ok) {
-        fail_all(session.context(), points, i + 1, "the server died and was not relaunched: " + ok.error().message);
-        break;
-      }
-    }
+    auto more = run_one(session, points, i);
+    if (!more) return std::unexpected(more.error());
+    if (!*more) break;
   }
   update_status("running", "arm " + arm.name + " stopping");
   if (auto ok = session.close(); !ok) fmt::print(m_options.console, "arm {}: {}\n", arm.name, ok.error().message);
   return {};
+}
+
+util::Result<bool> Run::run_one(ArmSession& session, const std::vector<PlannedPoint>& points, std::size_t i) {
+  const PlannedPoint& p = points[i];
+  const ScenarioSpec& s = m_spec.scenarios[p.scenario];
+  update_status("running", results::point_id(key_of(m_spec, p)));
+  if (!session.alive()) {
+    const std::string death = session.death_report();
+    if (auto ok = session.relaunch(); !ok) {
+      fail_all(session.context(), points, i, fmt::format("{}; {}", death, ok.error().message));
+      return false;
+    }
+  }
+  const PointCap cap = cap_point(s.isl, s.osl, p.concurrency, session.limits());
+  if (!cap.skip_reason.empty()) {
+    if (auto ok = record(skipped_record(session.context(), p, cap), nullptr); !ok) return std::unexpected(ok.error());
+    return true;
+  }
+  const auto t0 = Clock::now();
+  auto outcome = run_point(session.context(), p, cap, m_stop);
+  if (!outcome) return std::unexpected(outcome.error());
+  if (outcome->interrupted) return false;
+  m_measured_time += Clock::now() - t0;
+  ++m_measured;
+  if (auto ok = record(outcome->record, &*outcome); !ok) return std::unexpected(ok.error());
+  if (outcome->server_died && i + 1 < points.size()) {
+    if (auto ok = session.relaunch(); !ok) {
+      fail_all(session.context(), points, i + 1, "the server died and was not relaunched: " + ok.error().message);
+      return false;
+    }
+  }
+  return true;
 }
 
 int Run::exit_code() {

@@ -104,3 +104,28 @@ TEST(Runner, DefaultOutDirIsNamedAfterTheCampaignAndTime) {
 
 }  // namespace
 }  // namespace servebench::campaign
+
+namespace servebench::campaign {
+namespace {
+
+TEST(Runner, ATornLastLedgerLineIsReportedAndCompletedPointsStaySettled) {
+  StopSignal::install().reset_for_tests();
+  const auto dir = fresh("torn");
+  const auto spec = spec_with_arm("{name: a, engine: sim, launch: '/bin/false {port}', ready_timeout_s: 1}");
+  std::filesystem::create_directories(dir / "out");
+  ASSERT_TRUE(results::append_point(dir / "out/ledger.jsonl", record(1, results::PointStatus::ok)));
+  ASSERT_TRUE(results::append_point(dir / "out/ledger.jsonl", record(2, results::PointStatus::skipped)));
+  ASSERT_TRUE(util::append_durable(dir / "out/ledger.jsonl", R"({"schema":"servebench.point/1","campaign":"r","ar)"));
+  const auto console_path = dir / "console.txt";
+  std::FILE* console = std::fopen(console_path.c_str(), "w");
+  auto code = run_campaign(spec, options(dir / "out", console));
+  std::fclose(console);
+  ASSERT_TRUE(code) << code.error().message;
+  EXPECT_EQ(*code, 0) << "both points are settled; the arm is not launched";
+  const auto text = util::read_file(console_path).value_or("");
+  EXPECT_NE(text.find("warning:"), std::string::npos) << text;
+  EXPECT_NE(text.find("2 already settled, 0 to run"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace servebench::campaign
