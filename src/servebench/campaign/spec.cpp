@@ -50,7 +50,7 @@ RequestSpec read_request(SpecFields& parent) {
   const std::int64_t seed = f->integer("seed", static_cast<std::int64_t>(r.seed));
   if (seed < 0) f->note_at(f->node("seed"), "protocol.request.seed must not be negative");
   r.seed = static_cast<std::uint64_t>(std::max<std::int64_t>(seed, 0));
-  const std::int64_t timeout = f->integer("timeout_s", 0);
+  const std::int64_t timeout = f->integer("timeout_s", r.timeout.count());
   if (timeout < 0) f->note_at(f->node("timeout_s"), "protocol.request.timeout_s must not be negative");
   r.timeout = std::chrono::seconds(std::max<std::int64_t>(timeout, 0));
   if (auto ok = f->finish(); !ok) parent.note(ok.error());

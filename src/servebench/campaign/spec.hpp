@@ -26,7 +26,7 @@ struct RequestSpec {
   bool stream = true, ignore_eos = true;
   double temperature = 0;
   std::uint64_t seed = 42;
-  std::chrono::seconds timeout{0};  // per request; zero: none
+  std::chrono::seconds timeout{3600};  // per request, so a hung server cannot stall a campaign; 0: none
 };
 
 enum class PromptSourceKind { random_ids, corpus };

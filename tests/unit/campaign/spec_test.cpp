@@ -74,6 +74,7 @@ TEST(CampaignSpec, DefaultsFollowTheBrief) {
   EXPECT_EQ(*p.num_prompts.eval(3), 8);
   EXPECT_EQ(p.percentile, stats::PercentileMethod::nearest_rank);
   EXPECT_EQ(p.prompts.kind, PromptSourceKind::random_ids);
+  EXPECT_EQ(p.request.timeout, std::chrono::seconds(3600)) << "a hung server cannot stall the campaign";
   EXPECT_TRUE(spec->arms[0].gate.enabled);
   EXPECT_TRUE(spec->arms[0].gate.required);
 }
