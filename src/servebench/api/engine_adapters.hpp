@@ -14,8 +14,4 @@ std::unique_ptr<EngineAdapter> make_vllm_adapter(const util::Clock& clock, Pacer
 std::unique_ptr<EngineAdapter> make_llamacpp_adapter(const util::Clock& clock, Pacer& pacer);
 std::unique_ptr<EngineAdapter> make_trtllm_adapter(const util::Clock& clock, Pacer& pacer);
 
-// Counter names the simulator exports on top of SGLang's (SGLang itself has no spec counters).
-inline constexpr std::string_view k_sim_spec_verify_metric = "sglang:spec_verify_ct_total";
-inline constexpr std::string_view k_sim_spec_accepted_metric = "sglang:spec_accepted_tokens_total";
-
 }  // namespace servebench::api

@@ -5,6 +5,7 @@
 #include "servebench/api/control_call.hpp"
 #include "servebench/api/engine_adapters.hpp"
 #include "servebench/api/json_writer.hpp"
+#include "servebench/api/metric_names.hpp"
 #include "servebench/util/json_text.hpp"
 
 namespace servebench::api {
@@ -12,6 +13,7 @@ namespace {
 
 using boost::json::object;
 using util::Result;
+namespace metric = sglang_metric;
 
 constexpr std::string_view k_metrics_hint = "start SGLang with --enable-metrics";
 
@@ -64,7 +66,7 @@ class SglangAdapter final : public BasicAdapter {
   Result<double> hit_rate(const Counters& before, const Counters& after) const override {
     return ratio_of_deltas(delta(before.cached_tokens, after.cached_tokens),
                            delta(before.prompt_tokens, after.prompt_tokens), to_string(engine()),
-                           "sglang:cached_tokens_total and sglang:prompt_tokens_total");
+                           fmt::format("{} and {}", metric::k_cached_tokens_total, metric::k_prompt_tokens_total));
   }
   std::optional<double> accept_length(const Counters& before, const Counters& after) const override;
   Result<ServerFacts> facts(http::Exchange& ex) override;
@@ -108,8 +110,8 @@ Result<bool> SglangAdapter::idle(http::Exchange& ex) {
   if (!r) return std::unexpected(r.error());
   if (r->status == 200) {
     const auto samples = parse_prometheus(r->body);
-    const auto running = sum_metric(samples, "sglang:num_running_reqs");
-    const auto queued = sum_metric(samples, "sglang:num_queue_reqs");
+    const auto running = sum_metric(samples, metric::k_num_running_reqs);
+    const auto queued = sum_metric(samples, metric::k_num_queue_reqs);
     if (running && queued) return *running + *queued == 0;
   }
   auto loads = get_json(ex, "/v1/loads?include=core");  // newer builds, no --enable-metrics needed
@@ -130,14 +132,14 @@ Result<Counters> SglangAdapter::snapshot(http::Exchange& ex) {
   auto samples = scrape_metrics(ex, k_metrics_hint);
   if (!samples) return std::unexpected(samples.error());
   Counters c;
-  c.prompt_tokens = sum_metric(*samples, "sglang:prompt_tokens_total");
-  c.cached_tokens = sum_metric(*samples, "sglang:cached_tokens_total");
-  c.generation_tokens = sum_metric(*samples, "sglang:generation_tokens_total");
-  c.running = sum_metric(*samples, "sglang:num_running_reqs");
-  c.queued = sum_metric(*samples, "sglang:num_queue_reqs");
+  c.prompt_tokens = sum_metric(*samples, metric::k_prompt_tokens_total);
+  c.cached_tokens = sum_metric(*samples, metric::k_cached_tokens_total);
+  c.generation_tokens = sum_metric(*samples, metric::k_generation_tokens_total);
+  c.running = sum_metric(*samples, metric::k_num_running_reqs);
+  c.queued = sum_metric(*samples, metric::k_num_queue_reqs);
   if (m_flavour == SglangFlavour::sim) {
-    c.spec_drafts = sum_metric(*samples, k_sim_spec_verify_metric);
-    c.spec_accepted_tokens = sum_metric(*samples, k_sim_spec_accepted_metric);
+    c.spec_drafts = sum_metric(*samples, metric::k_spec_verify_ct_total);
+    c.spec_accepted_tokens = sum_metric(*samples, metric::k_spec_accepted_tokens_total);
   }
   return c;
 }

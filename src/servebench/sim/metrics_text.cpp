@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "servebench/api/metric_names.hpp"
+
 namespace servebench::sim {
 namespace {
 
@@ -40,31 +42,32 @@ double num(std::int64_t v) { return static_cast<double>(v); }
 }  // namespace
 
 void append_metrics_text(std::string& out, const ServerStats& stats, std::string_view model_name) {
+  namespace metric = api::sglang_metric;
   const EngineCounters& c = stats.counters;
   const Metric metrics[] = {
-      {"sglang:prompt_tokens_total", Kind::counter, "Number of prefill tokens processed (finished requests).",
+      {metric::k_prompt_tokens_total, Kind::counter, "Number of prefill tokens processed (finished requests).",
        num(c.prompt_tokens_total)},
-      {"sglang:cached_tokens_total", Kind::counter,
+      {metric::k_cached_tokens_total, Kind::counter,
        "Number of prompt tokens served from the prefix cache (device + host).", num(c.cached_tokens_total)},
-      {"sglang:generation_tokens_total", Kind::counter, "Number of generation tokens processed.",
+      {metric::k_generation_tokens_total, Kind::counter, "Number of generation tokens processed.",
        num(c.generation_tokens_total)},
-      {"sglang:num_requests_total", Kind::counter, "Number of requests finished.", num(c.requests_finished_total)},
-      {"sglang:spec_verify_ct_total", Kind::counter,
+      {metric::k_num_requests_total, Kind::counter, "Number of requests finished.", num(c.requests_finished_total)},
+      {metric::k_spec_verify_ct_total, Kind::counter,
        "Speculative verify steps (simulator; accept length = 1 + accepted / verify steps).",
        num(c.spec_verify_steps_total)},
-      {"sglang:spec_accepted_tokens_total", Kind::counter, "Accepted draft tokens, bonus token excluded (simulator).",
+      {metric::k_spec_accepted_tokens_total, Kind::counter, "Accepted draft tokens, bonus token excluded (simulator).",
        num(c.spec_accepted_tokens_total)},
-      {"sglang:num_retracted_reqs_total", Kind::counter, "Requests retracted because the KV pool was full.",
+      {metric::k_num_retracted_reqs_total, Kind::counter, "Requests retracted because the KV pool was full.",
        num(c.retractions_total)},
-      {"sglang:num_running_reqs", Kind::gauge, "The number of running requests.", num(c.running)},
-      {"sglang:num_queue_reqs", Kind::gauge, "The number of requests in the waiting queue.", num(c.queued)},
-      {"sglang:num_used_tokens", Kind::gauge, "The number of KV-cache tokens in use.", num(c.used_tokens)},
-      {"sglang:token_usage", Kind::gauge, "The token usage of the KV pool.", c.token_usage},
-      {"sglang:max_total_num_tokens", Kind::gauge, "Maximum total number of tokens in the KV pool.",
+      {metric::k_num_running_reqs, Kind::gauge, "The number of running requests.", num(c.running)},
+      {metric::k_num_queue_reqs, Kind::gauge, "The number of requests in the waiting queue.", num(c.queued)},
+      {metric::k_num_used_tokens, Kind::gauge, "The number of KV-cache tokens in use.", num(c.used_tokens)},
+      {metric::k_token_usage, Kind::gauge, "The token usage of the KV pool.", c.token_usage},
+      {metric::k_max_total_num_tokens, Kind::gauge, "Maximum total number of tokens in the KV pool.",
        num(c.max_total_num_tokens)},
-      {"sglang:gen_throughput", Kind::gauge, "The generation throughput (token/s) of the last decode-log window.",
+      {metric::k_gen_throughput, Kind::gauge, "The generation throughput (token/s) of the last decode-log window.",
        stats.gen_throughput},
-      {"sglang:spec_accept_length", Kind::gauge, "The average acceptance length since start (0 without speculation).",
+      {metric::k_spec_accept_length, Kind::gauge, "The average acceptance length since start (0 without speculation).",
        stats.accept_length},
   };
   for (const Metric& m : metrics) append_metric(out, m, model_name);
