@@ -45,13 +45,20 @@ TEST(CampaignResume, KillNineAtRandomMomentsThenResumeRecordsEveryPointOnceAndNe
                              "  - {name: t, isl: 96, osl: 24, concurrency: [1, 4]}\n");
   const unsigned seed = std::random_device{}();
   std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> delay_ms(100, 2500);
+  std::uniform_int_distribution<int> delay_ms(100, 1500), after_point_ms(0, 400);
   int kills = 0;
   std::set<pid_t> servers;
   std::set<std::size_t> recorded_at_kill;  // ledger sizes at the kills: the moments fell in different phases
   for (int round = 0; round < 12 && kills < 6; ++round) {
+    // Even rounds: a random moment from the start (launch, gate, first point). Odd rounds: a random
+    // moment after the next point is recorded, so kills also land between and inside later points.
+    const std::size_t before = read_run_ledger(dir / "out").records.size();
     CampaignProcess p({"campaign", "run", "c.yaml", "--out", "out"}, dir, "round" + std::to_string(round));
-    const auto at = std::chrono::milliseconds(delay_ms(rng));
+    if (round % 2 == 1) {
+      wait_until([&] { return read_run_ledger(dir / "out").records.size() > before || p.wait(std::chrono::milliseconds(0)); },
+                 std::chrono::seconds(30));
+    }
+    const auto at = std::chrono::milliseconds(round % 2 == 1 ? after_point_ms(rng) : delay_ms(rng));
     if (p.wait(at)) break;  // finished before the kill: nothing left to interrupt
     p.signal(SIGKILL);
     ASSERT_TRUE(p.wait(std::chrono::seconds(10)).has_value());
