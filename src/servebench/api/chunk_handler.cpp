@@ -122,10 +122,21 @@ StringSink Handler::sink_for() const {
   if (tool_calls_frames > 0 && choices_frames > 0) return StringSink::token_text;
   if (k == Key::finish_reason && p0 == Key::choices) return StringSink::short_value;
   if (k == Key::type && p0 == Key::finish_reason && p1 == Key::meta_info) return StringSink::short_value;
+  if (k == Key::matched && p0 == Key::finish_reason && p1 == Key::meta_info) return StringSink::matched_stop;
   if (k == Key::object && p0 == Key::root) return StringSink::short_value;
   if (k == Key::message && (p0 == Key::error || p0 == Key::root)) return StringSink::error_message;
   if (k == Key::error && p0 == Key::root) return StringSink::error_message;
   return StringSink::ignore;
+}
+
+void Handler::start_string() {
+  sink = sink_for();
+  if (sink != StringSink::matched_stop) return;
+  if (out->meta) {
+    out->meta->finish_matched.emplace(std::in_place_type<std::string>);  // a stop string (only on a last chunk)
+  } else {
+    sink = StringSink::ignore;
+  }
 }
 
 void Handler::append(string_view s) {
@@ -139,6 +150,7 @@ void Handler::append(string_view s) {
       break;
     }
     case StringSink::error_message: error_message.append(s.data(), s.size()); break;
+    case StringSink::matched_stop: std::get<std::string>(*out->meta->finish_matched).append(s.data(), s.size()); break;
     case StringSink::ignore: break;
   }
 }

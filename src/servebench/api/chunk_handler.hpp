@@ -28,7 +28,7 @@ constexpr int k_max_depth = 24;
 constexpr std::size_t k_short_max = 32;
 
 // Where the characters of the string being parsed go.
-enum class StringSink { ignore, text, token_text, short_value, error_message };
+enum class StringSink { ignore, text, token_text, short_value, error_message, matched_stop };
 
 struct Handler {
   static constexpr std::size_t max_object_size = std::size_t(-1);
@@ -70,6 +70,7 @@ struct Handler {
   bool pop();
   void on_container(Key k);           // an object whose presence is itself data (usage, meta_info, ...)
   StringSink sink_for() const;        // where the string starting now goes, from the key path
+  void start_string();                // the first part of a string: picks and prepares its sink
   void append(string_view s);         // one piece of the current string
   void finish_string();               // acts on a complete short value (finish reason, object type)
   void number(std::int64_t v, double d);
@@ -83,12 +84,12 @@ struct Handler {
   bool on_key_part(string_view s, std::size_t, error_code&);
   bool on_key(string_view s, std::size_t total, error_code& ec);
   bool on_string_part(string_view s, std::size_t n, error_code&) {
-    if (n == s.size()) sink = sink_for();  // first part of this string
+    if (n == s.size()) start_string();  // first part of this string
     append(s);
     return true;
   }
   bool on_string(string_view s, std::size_t n, error_code&) {
-    if (n == s.size()) sink = sink_for();
+    if (n == s.size()) start_string();
     append(s);
     finish_string();
     return true;

@@ -3,7 +3,8 @@
 // into one small struct: is it [DONE], is it token-bearing, how many generated tokens it carries,
 // finish reason, usage, SGLang meta_info, llama.cpp timings, an error, the simulator's emission
 // stamp. One parser per stream (it keeps the running counts that turn cumulative fields into
-// deltas); after warm-up it parses without allocating.
+// deltas); after warm-up it parses without allocating (except a last chunk whose meta_info names a
+// matched stop string longer than std::string's inline buffer).
 #include <cstdint>
 #include <memory>
 #include <optional>

@@ -2,6 +2,7 @@
 
 #include "servebench/api/json_writer.hpp"
 #include "servebench/util/clock.hpp"
+#include "servebench/util/result.hpp"
 
 namespace servebench::api {
 namespace {
@@ -60,6 +61,17 @@ void write_optional(JsonWriter& json, std::string_view key, const std::optional<
   }
 }
 
+void write_matched(JsonWriter& json, const std::optional<MatchedStop>& matched) {
+  json.key("matched");
+  if (!matched) {
+    json.null();
+  } else if (const auto* id = std::get_if<std::int64_t>(&*matched)) {
+    json.integer(*id);
+  } else {
+    json.string(std::get<std::string>(*matched));
+  }
+}
+
 void write_meta_finish(JsonWriter& json, const SglangMeta& m) {
   json.key("finish_reason");
   if (m.finish == FinishReason::none) {
@@ -69,7 +81,7 @@ void write_meta_finish(JsonWriter& json, const SglangMeta& m) {
   json.begin_object();
   json.member("type", to_string(m.finish));
   if (m.finish == FinishReason::length) write_optional(json, "length", m.finish_length);
-  if (m.finish == FinishReason::stop) write_optional(json, "matched", m.finish_matched);
+  if (m.finish == FinishReason::stop) write_matched(json, m.finish_matched);
   json.end_object();
 }
 
@@ -96,67 +108,132 @@ void write_meta(JsonWriter& json, std::string_view id, const SglangMeta& m) {
   json.end_object();
 }
 
+void write_ids(JsonWriter& json, std::span<const std::int32_t> ids) {
+  json.begin_array();
+  for (const auto id : ids) json.integer(id);
+  json.end_array();
+}
+
+void write_generate(JsonWriter& json, const GenerateOutput& output) {
+  json.begin_object();
+  if (output.index) json.member("index", *output.index);
+  json.member("text", output.text);
+  json.key("output_ids");
+  write_ids(json, output.output_ids);
+  write_meta(json, output.id, output.meta);
+  if (output.emit_ns) json.member("sb_emit_ns", *output.emit_ns);
+  json.end_object();
+}
+
+// [{"index":0,"id","type":"function","function":{"name","arguments"}}] under "tool_calls".
+void write_tool_calls(JsonWriter& json, const ToolCall& call) {
+  json.key("tool_calls");
+  json.begin_array();
+  json.begin_object();
+  json.member("index", 0);
+  json.member("id", call.id);
+  json.member("type", "function");
+  json.key("function");
+  json.begin_object();
+  json.member("name", call.name);
+  json.member("arguments", call.arguments);
+  json.end_object();
+  json.end_object();
+  json.end_array();
+}
+
+// One streamed chunk with a single choice; `write_choice` writes the members between "index" and
+// "logprobs" ("text", or a chat "delta").
+template <class WriteChoice>
+void write_chunk(std::string& out, ResponseKind kind, const ResponseHeader& header, std::int64_t index,
+                 FinishReason finish, const Usage* usage, std::optional<std::int64_t> emit_ns,
+                 WriteChoice write_choice) {
+  JsonWriter json(out);
+  json.begin_object();
+  write_header(json, kind, true, header);
+  json.key("choices");
+  json.begin_array();
+  json.begin_object();
+  json.member("index", index);
+  write_choice(json);
+  json.key("logprobs");
+  json.null();
+  write_finish(json, finish);
+  json.end_object();
+  json.end_array();
+  write_tail(json, usage, emit_ns);
+  json.end_object();
+}
+
+// A non-stream body: `write_choices` writes the members of the "choices" array.
+template <class WriteChoices>
+void write_response(std::string& out, ResponseKind kind, const ResponseHeader& header, const Usage& usage,
+                    WriteChoices write_choices) {
+  JsonWriter json(out);
+  json.begin_object();
+  write_header(json, kind, false, header);
+  json.key("choices");
+  json.begin_array();
+  write_choices(json);
+  json.end_array();
+  write_usage(json, usage);
+  json.end_object();
+}
+
+void write_response_choice(JsonWriter& json, ResponseKind kind, std::int64_t index, const ResponseChoice& choice) {
+  json.begin_object();
+  json.member("index", index);
+  if (kind == ResponseKind::chat) {
+    json.key("message");
+    json.begin_object();
+    json.member("role", "assistant");
+    json.member("content", choice.text);
+    json.end_object();
+  } else {
+    json.member("text", choice.text);
+  }
+  json.key("logprobs");
+  json.null();
+  write_finish(json, choice.finish);
+  json.end_object();
+}
+
 }  // namespace
 
 void encode_completion_chunk(std::string& out, const ResponseHeader& header, const ChunkBody& body) {
-  JsonWriter json(out);
-  json.begin_object();
-  write_header(json, ResponseKind::completion, true, header);
-  json.key("choices");
-  json.begin_array();
-  json.begin_object();
-  json.member("index", 0);
-  json.member("text", body.text);
-  json.key("logprobs");
-  json.null();
-  write_finish(json, body.finish);
-  json.end_object();
-  json.end_array();
-  write_tail(json, body.usage, body.emit_ns);
-  json.end_object();
+  write_chunk(out, ResponseKind::completion, header, body.index, body.finish, body.usage, body.emit_ns,
+              [&](JsonWriter& json) { json.member("text", body.text); });
 }
 
 void encode_chat_chunk(std::string& out, const ResponseHeader& header, const ChunkBody& body) {
-  JsonWriter json(out);
-  json.begin_object();
-  write_header(json, ResponseKind::chat, true, header);
-  json.key("choices");
-  json.begin_array();
-  json.begin_object();
-  json.member("index", 0);
-  json.key("delta");
-  json.begin_object();
-  if (!body.text.empty() || body.finish == FinishReason::none) json.member("content", body.text);
-  json.end_object();
-  json.key("logprobs");
-  json.null();
-  write_finish(json, body.finish);
-  json.end_object();
-  json.end_array();
-  write_tail(json, body.usage, body.emit_ns);
-  json.end_object();
+  write_chunk(out, ResponseKind::chat, header, body.index, body.finish, body.usage, body.emit_ns,
+              [&](JsonWriter& json) {
+                json.key("delta");
+                json.begin_object();
+                if (!body.text.empty() || body.finish == FinishReason::none) json.member("content", body.text);
+                json.end_object();
+              });
 }
 
 void encode_chat_role_chunk(std::string& out, const ResponseHeader& header, std::optional<std::int64_t> emit_ns) {
-  JsonWriter json(out);
-  json.begin_object();
-  write_header(json, ResponseKind::chat, true, header);
-  json.key("choices");
-  json.begin_array();
-  json.begin_object();
-  json.member("index", 0);
-  json.key("delta");
-  json.begin_object();
-  json.member("role", "assistant");
-  json.member("content", "");
-  json.end_object();
-  json.key("logprobs");
-  json.null();
-  write_finish(json, FinishReason::none);
-  json.end_object();
-  json.end_array();
-  write_tail(json, nullptr, emit_ns);
-  json.end_object();
+  write_chunk(out, ResponseKind::chat, header, 0, FinishReason::none, nullptr, emit_ns, [](JsonWriter& json) {
+    json.key("delta");
+    json.begin_object();
+    json.member("role", "assistant");
+    json.member("content", "");
+    json.end_object();
+  });
+}
+
+void encode_tool_call_chunk(std::string& out, const ResponseHeader& header, const ToolCall& call,
+                            std::optional<std::int64_t> emit_ns) {
+  write_chunk(out, ResponseKind::chat, header, 0, FinishReason::tool_calls, nullptr, emit_ns,
+              [&](JsonWriter& json) {
+                json.key("delta");
+                json.begin_object();
+                write_tool_calls(json, call);
+                json.end_object();
+              });
 }
 
 void encode_usage_chunk(std::string& out, ResponseKind kind, const ResponseHeader& header, const Usage& usage,
@@ -173,42 +250,49 @@ void encode_usage_chunk(std::string& out, ResponseKind kind, const ResponseHeade
 
 void encode_completion_response(std::string& out, ResponseKind kind, const ResponseHeader& header,
                                 std::string_view text, FinishReason finish, const Usage& usage) {
-  JsonWriter json(out);
-  json.begin_object();
-  write_header(json, kind, false, header);
-  json.key("choices");
-  json.begin_array();
-  json.begin_object();
-  json.member("index", 0);
-  if (kind == ResponseKind::chat) {
+  const ResponseChoice choice{text, finish};
+  encode_batch_completion_response(out, kind, header, std::span(&choice, 1), usage);
+}
+
+void encode_batch_completion_response(std::string& out, ResponseKind kind, const ResponseHeader& header,
+                                      std::span<const ResponseChoice> choices, const Usage& usage) {
+  SB_CHECK(!choices.empty());
+  write_response(out, kind, header, usage, [&](JsonWriter& json) {
+    for (std::size_t i = 0; i < choices.size(); ++i) {
+      write_response_choice(json, kind, static_cast<std::int64_t>(i), choices[i]);
+    }
+  });
+}
+
+void encode_tool_call_response(std::string& out, const ResponseHeader& header, const ToolCall& call,
+                               const Usage& usage) {
+  write_response(out, ResponseKind::chat, header, usage, [&](JsonWriter& json) {
+    json.begin_object();
+    json.member("index", 0);
     json.key("message");
     json.begin_object();
     json.member("role", "assistant");
-    json.member("content", text);
+    json.key("content");
+    json.null();
+    write_tool_calls(json, call);
     json.end_object();
-  } else {
-    json.member("text", text);
-  }
-  json.key("logprobs");
-  json.null();
-  write_finish(json, finish);
-  json.end_object();
-  json.end_array();
-  write_usage(json, usage);
-  json.end_object();
+    json.key("logprobs");
+    json.null();
+    write_finish(json, FinishReason::tool_calls);
+    json.end_object();
+  });
 }
 
 void encode_generate(std::string& out, const GenerateOutput& output) {
   JsonWriter json(out);
-  json.begin_object();
-  json.member("text", output.text);
-  json.key("output_ids");
+  write_generate(json, output);
+}
+
+void encode_generate_batch(std::string& out, std::span<const GenerateOutput> outputs) {
+  JsonWriter json(out);
   json.begin_array();
-  for (const auto id : output.output_ids) json.integer(id);
+  for (const auto& output : outputs) write_generate(json, output);
   json.end_array();
-  write_meta(json, output.id, output.meta);
-  if (output.emit_ns) json.member("sb_emit_ns", *output.emit_ns);
-  json.end_object();
 }
 
 void encode_error(std::string& out, std::string_view message, int code, std::string_view type) {
@@ -227,10 +311,24 @@ void encode_tokenize_response(std::string& out, std::span<const std::int32_t> to
   JsonWriter json(out);
   json.begin_object();
   json.key("tokens");
-  json.begin_array();
-  for (const auto t : tokens) json.integer(t);
-  json.end_array();
+  write_ids(json, tokens);
   json.member("count", static_cast<std::int64_t>(tokens.size()));
+  json.member("max_model_len", max_model_len);
+  json.end_object();
+}
+
+void encode_batch_tokenize_response(std::string& out, std::span<const std::vector<std::int32_t>> tokens,
+                                    std::int64_t max_model_len) {
+  JsonWriter json(out);
+  json.begin_object();
+  json.key("tokens");
+  json.begin_array();
+  for (const auto& ids : tokens) write_ids(json, ids);
+  json.end_array();
+  json.key("count");
+  json.begin_array();
+  for (const auto& ids : tokens) json.integer(static_cast<std::int64_t>(ids.size()));
+  json.end_array();
   json.member("max_model_len", max_model_len);
   json.end_object();
 }
@@ -239,6 +337,16 @@ void encode_detokenize_response(std::string& out, std::string_view text) {
   JsonWriter json(out);
   json.begin_object();
   json.member("text", text);
+  json.end_object();
+}
+
+void encode_batch_detokenize_response(std::string& out, std::span<const std::string> texts) {
+  JsonWriter json(out);
+  json.begin_object();
+  json.key("text");
+  json.begin_array();
+  for (const auto& text : texts) json.string(text);
+  json.end_array();
   json.end_object();
 }
 

@@ -148,6 +148,26 @@ Result<void> read_messages(const object& o, InferenceRequest& r) {
   return {};
 }
 
+// tools: [{"type":"function","function":{"name":…,"parameters":…}}, …]; the names are kept.
+Result<void> read_tools(const object& o, InferenceRequest& r) {
+  const value* v = field(o, "tools");
+  if (v == nullptr) return {};
+  if (!v->is_array()) return bad("tools", "a list of tools", *v);
+  for (const auto& item : v->get_array()) {
+    const object* tool = item.if_object();
+    const value* type = tool != nullptr ? field(*tool, "type") : nullptr;
+    if (type != nullptr && !(type->is_string() && type->get_string() == "function")) {
+      return bad("tools[].type", "\"function\"", *type);
+    }
+    const value* function = tool != nullptr ? field(*tool, "function") : nullptr;
+    const object* fn = function != nullptr ? function->if_object() : nullptr;
+    const value* name = fn != nullptr ? field(*fn, "name") : nullptr;
+    if (name == nullptr || !name->is_string()) return bad("tools[].function.name", "a string", name ? *name : item);
+    r.tool_names.emplace_back(name->get_string());
+  }
+  return {};
+}
+
 // Sampling fields shared by the OpenAI routes (top level) and /generate (sampling_params).
 struct SamplingKeys {
   std::string_view prefix, max_tokens, min_tokens, seed;
@@ -200,6 +220,7 @@ Result<void> read_openai(const object& o, InferenceRequest& r) {
   }
   if (r.route == ServerRoute::chat_completions) {
     if (auto ok = read_messages(o, r); !ok) return ok;
+    if (auto ok = read_tools(o, r); !ok) return ok;
   } else {
     const value* prompt = field(o, "prompt");
     if (prompt == nullptr) return util::fail(ErrorKind::bad_input, "prompt: required");

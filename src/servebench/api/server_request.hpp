@@ -23,6 +23,7 @@ struct InferenceRequest {
   std::vector<PromptInput> prompts;   // completions and /generate: one per batch item
   bool batch = false;                 // the prompt was a list of prompts
   std::vector<ChatMessage> messages;  // chat
+  std::vector<std::string> tool_names;  // chat: tools[].function.name, in order
   std::string model;
   std::optional<std::int64_t> max_tokens;  // max_tokens | max_completion_tokens | max_new_tokens
   std::int64_t min_tokens = 0;             // min_tokens | min_new_tokens

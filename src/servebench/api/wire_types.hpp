@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include "servebench/util/clock.hpp"
 
@@ -23,6 +24,10 @@ struct Usage {
   friend bool operator==(const Usage&, const Usage&) = default;
 };
 
+// SGLang's meta_info.finish_reason.matched: the stop token id (EOS or a stop_token_ids entry) or
+// the stop string that ended the output.
+using MatchedStop = std::variant<std::int64_t, std::string>;
+
 // SGLang native /generate `meta_info` (per request: exact cache and speculative data).
 struct SglangMeta {
   std::optional<std::int64_t> prompt_tokens, completion_tokens, cached_tokens, spec_verify_ct;
@@ -30,7 +35,7 @@ struct SglangMeta {
   std::optional<util::Nanos> e2e_latency;
   FinishReason finish = FinishReason::none;  // finish_reason.type
   std::optional<std::int64_t> finish_length;   // finish_reason.length
-  std::optional<std::int64_t> finish_matched;  // finish_reason.matched (a token id)
+  std::optional<MatchedStop> finish_matched;   // finish_reason.matched
   friend bool operator==(const SglangMeta&, const SglangMeta&) = default;
 };
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "servebench/http/sse_encoder.hpp"
-#include "servebench/sim/wire_extras.hpp"
 
 namespace servebench::sim {
 namespace {
@@ -70,19 +69,20 @@ void Generation::rejected(std::string_view message) {
 bool Generation::on_event(std::size_t index, const TokenEvent& event, VirtualTime now, ChunkBuffers& buffers) {
   Item& item = m_items.at(index);
   item.meta = event.meta;
-  const bool stop_matched = append_output(item, event);
-  if (stop_matched) {
+  const std::optional<std::size_t> stop = append_output(item, event);
+  if (stop) {
     item.finish = api::FinishReason::stop;
+    item.matched = m_plan.stop[*stop];
   } else if (event.finish != FinishReason::none) {
     item.finish = to_wire(event.finish);
-    if (event.finish == FinishReason::stop && !event.tokens.empty()) item.matched_token = event.tokens.back();
+    if (event.finish == FinishReason::stop && !event.tokens.empty()) item.matched = std::int64_t{event.tokens.back()};
   }
   if (item.finish != api::FinishReason::none) {
     item.finished_at = now;
     --m_open_items;
   }
   if (!m_plan.stream) {
-    if (m_open_items == 0) respond_whole(buffers);
+    if (m_open_items == 0) respond_whole();
   } else if (!m_stream->closed()) {  // a client that left gets nothing more; its cancel is on the way
     buffers.frame.clear();
     stream_chunk(index, buffers);
@@ -90,24 +90,30 @@ bool Generation::on_event(std::size_t index, const TokenEvent& event, VirtualTim
     if (!buffers.frame.empty()) m_stream->send(buffers.frame);
     if (m_open_items == 0) m_stream->finish();
   }
-  return stop_matched && event.finish == FinishReason::none;
+  return stop && event.finish == FinishReason::none;
 }
 
-// Detokenizes the new tokens onto the item's text; true when a stop string now matches (the
-// text is cut where the match starts, as OpenAI servers leave the stop string out).
-bool Generation::append_output(Item& item, const TokenEvent& event) {
+// Detokenizes the new tokens onto the item's text; when a stop string now matches, returns its
+// place in the plan's list (the earliest match wins; the text is cut where it starts, as OpenAI
+// servers leave the stop string out).
+std::optional<std::size_t> Generation::append_output(Item& item, const TokenEvent& event) {
   if (m_plan.route == api::ServerRoute::generate)
     item.output.insert(item.output.end(), event.tokens.begin(), event.tokens.end());
   const std::size_t before = item.text.size();
   const auto decoded = m_context->tokenizer->decode_into(event.tokens, SpecialTokens::skip, item.text);
   SB_CHECK(decoded.has_value());  // the engine only emits ids of its own vocabulary
-  if (m_plan.stop.empty()) return false;
   const std::size_t from = before > m_stop_holdback ? before - m_stop_holdback : 0;
   std::size_t cut = std::string::npos;
-  for (const auto& s : m_plan.stop) cut = std::min(cut, item.text.find(s, from));
-  if (cut == std::string::npos) return false;
-  item.text.resize(cut);
-  return true;
+  std::optional<std::size_t> matched;
+  for (std::size_t i = 0; i < m_plan.stop.size(); ++i) {
+    const std::size_t at = item.text.find(m_plan.stop[i], from);
+    if (at < cut) {
+      cut = at;
+      matched = i;
+    }
+  }
+  if (matched) item.text.resize(cut);
+  return matched;
 }
 
 // While an item runs, its last (longest stop - 1) bytes are held back: they may begin a match.
@@ -120,7 +126,7 @@ std::size_t Generation::streamable_end(const Item& item) const {
 void Generation::stream_chunk(std::size_t index, ChunkBuffers& buffers) {
   buffers.json.clear();
   if (m_plan.route == api::ServerRoute::generate) {
-    encode_generate(index, buffers, false);
+    api::encode_generate(buffers.json, next_generate_output(index, false));
   } else {
     encode_openai_chunk(index, buffers);
   }
@@ -133,7 +139,7 @@ void Generation::encode_openai_chunk(std::size_t index, ChunkBuffers& buffers) {
   if (m_plan.tool_call) {  // a tool-call parser holds the call's text back and sends it whole
     if (!done) return;
     const std::string call_id = "call_" + m_id;
-    wire::encode_tool_call_chunk(buffers.json, header(), {call_id, *m_plan.tool_call, "{}"}, stamp());
+    api::encode_tool_call_chunk(buffers.json, header(), {call_id, *m_plan.tool_call, "{}"}, stamp());
     return;
   }
   const std::size_t end = streamable_end(item);
@@ -141,16 +147,18 @@ void Generation::encode_openai_chunk(std::size_t index, ChunkBuffers& buffers) {
   if (delta.empty() && !done) return;
   item.text_sent = end;
   const api::Usage usage = usage_of(item);
-  const api::ChunkBody body{delta, item.finish, m_plan.continuous_usage ? &usage : nullptr, stamp()};
-  if (m_plan.route == api::ServerRoute::chat_completions) {
+  const api::ChunkBody body{delta, item.finish, m_plan.continuous_usage ? &usage : nullptr, stamp(),
+                            static_cast<std::int64_t>(index)};
+  if (response_kind() == api::ResponseKind::chat) {
     api::encode_chat_chunk(buffers.json, header(), body);
   } else {
     api::encode_completion_chunk(buffers.json, header(), body);
   }
-  if (m_plan.batch) wire::set_choice_index(buffers.json, index);
 }
 
-void Generation::encode_generate(std::size_t index, ChunkBuffers& buffers, bool whole) {
+// The /generate object for item `index`'s output so far (`whole`: all of it, not stamped); marks
+// what it carries as sent.
+api::GenerateOutput Generation::next_generate_output(std::size_t index, bool whole) {
   Item& item = m_items[index];
   const bool incremental = !whole && m_context->generate_output == StreamOutput::incremental;
   const std::size_t end = whole ? item.text.size() : streamable_end(item);
@@ -162,47 +170,40 @@ void Generation::encode_generate(std::size_t index, ChunkBuffers& buffers, bool 
   out.output_ids = std::span(item.output).subspan(ids_from);
   out.meta = meta_of(item);
   if (!whole) out.emit_ns = stamp();
+  if (m_plan.batch) out.index = static_cast<std::int64_t>(index);
   item.text_sent = end;
   item.ids_sent = item.output.size();
-  api::encode_generate(buffers.json, out);
-  if (m_plan.batch) wire::add_generate_index(buffers.json, index);
+  return out;
 }
 
 void Generation::finish_stream(ChunkBuffers& buffers) {
   if (m_plan.include_usage && m_plan.route != api::ServerRoute::generate) {
     buffers.json.clear();
-    const auto kind =
-        m_plan.route == api::ServerRoute::chat_completions ? api::ResponseKind::chat : api::ResponseKind::completion;
-    api::encode_usage_chunk(buffers.json, kind, header(), total_usage(), stamp());
+    api::encode_usage_chunk(buffers.json, response_kind(), header(), total_usage(), stamp());
     http::append_sse_data(buffers.frame, buffers.json);
   }
   http::append_sse_done(buffers.frame);
 }
 
-void Generation::respond_whole(ChunkBuffers& buffers) {
-  std::vector<std::string> bodies(m_items.size());
-  for (std::size_t i = 0; i < m_items.size(); ++i) {
-    const Item& item = m_items[i];
-    if (m_plan.route == api::ServerRoute::generate) {
-      buffers.json.clear();
-      encode_generate(i, buffers, true);
-      bodies[i] = buffers.json;
-    } else if (m_plan.tool_call) {
-      const std::string call_id = "call_" + m_id;
-      wire::encode_tool_call_response(bodies[i], header(), {call_id, *m_plan.tool_call, "{}"}, usage_of(item));
-    } else {
-      const auto kind =
-          m_plan.route == api::ServerRoute::chat_completions ? api::ResponseKind::chat : api::ResponseKind::completion;
-      api::encode_completion_response(bodies[i], kind, header(), item.text, item.finish, usage_of(item));
-    }
-  }
+// The whole answer at once: one body for all items (a batch's choices or /generate objects in
+// prompt order, usage summed).
+void Generation::respond_whole() {
   std::string body;
-  if (m_plan.route == api::ServerRoute::generate && m_plan.batch) {
-    body = "[";
-    for (std::size_t i = 0; i < bodies.size(); ++i) body += (i ? "," : "") + bodies[i];
-    body += "]";
+  if (m_plan.route == api::ServerRoute::generate) {
+    std::vector<api::GenerateOutput> outputs;
+    for (std::size_t i = 0; i < m_items.size(); ++i) outputs.push_back(next_generate_output(i, true));
+    if (m_plan.batch) {
+      api::encode_generate_batch(body, outputs);
+    } else {
+      api::encode_generate(body, outputs.front());
+    }
+  } else if (m_plan.tool_call) {
+    const std::string call_id = "call_" + m_id;
+    api::encode_tool_call_response(body, header(), {call_id, *m_plan.tool_call, "{}"}, total_usage());
   } else {
-    body = m_plan.batch ? wire::join_choices(bodies) : std::move(bodies.front());
+    std::vector<api::ResponseChoice> choices;
+    for (const Item& item : m_items) choices.push_back({item.text, item.finish});
+    api::encode_batch_completion_response(body, response_kind(), header(), choices, total_usage());
   }
   m_stream->respond(json_response(200, std::move(body)));
 }
@@ -232,7 +233,7 @@ api::SglangMeta Generation::meta_of(const Item& item) const {
   if (m_context->speculative) out.spec_verify_ct = m.spec_verify_ct;
   out.finish = item.finish;
   if (item.finish == api::FinishReason::length) out.finish_length = m.completion_tokens;
-  if (item.finish == api::FinishReason::stop) out.finish_matched = item.matched_token;
+  if (item.finish == api::FinishReason::stop) out.finish_matched = item.matched;
   if (item.finish != api::FinishReason::none) out.e2e_latency = item.finished_at - m.arrival;
   return out;
 }

@@ -65,22 +65,25 @@ class Generation {
     std::size_t ids_sent = 0;   // output ids already streamed (incremental /generate)
     RequestMeta meta;
     api::FinishReason finish = api::FinishReason::none;
-    std::optional<std::int64_t> matched_token;
+    std::optional<api::MatchedStop> matched;  // the EOS token or stop string that ended the item
     VirtualTime finished_at{};
   };
 
-  bool append_output(Item& item, const TokenEvent& event);
+  std::optional<std::size_t> append_output(Item& item, const TokenEvent& event);
   std::size_t streamable_end(const Item& item) const;
   void stream_chunk(std::size_t index, ChunkBuffers& buffers);
   void encode_openai_chunk(std::size_t index, ChunkBuffers& buffers);
-  void encode_generate(std::size_t index, ChunkBuffers& buffers, bool whole);
+  api::GenerateOutput next_generate_output(std::size_t index, bool whole);
   void finish_stream(ChunkBuffers& buffers);
-  void respond_whole(ChunkBuffers& buffers);
+  void respond_whole();
   api::Usage usage_of(const Item& item) const;
   api::Usage total_usage() const;
   api::SglangMeta meta_of(const Item& item) const;
   std::optional<std::int64_t> stamp() const;
   api::ResponseHeader header() const { return {m_id, m_context->model, m_created}; }
+  api::ResponseKind response_kind() const {
+    return m_plan.route == api::ServerRoute::chat_completions ? api::ResponseKind::chat : api::ResponseKind::completion;
+  }
 
   RequestPlan m_plan;
   std::shared_ptr<http::Stream> m_stream;

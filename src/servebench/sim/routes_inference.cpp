@@ -4,7 +4,6 @@
 
 #include "servebench/sim/route_errors.hpp"
 #include "servebench/sim/routes.hpp"
-#include "servebench/sim/wire_extras.hpp"
 
 namespace servebench::sim {
 namespace {
@@ -26,9 +25,7 @@ void start_generation(SimServer::State& state, api::ServerRoute route, const htt
   auto parsed = api::parse_inference_request(route, request.body);
   if (!parsed) throw RouteError(400, parsed.error().message);
   std::optional<std::string> tool;
-  if (route == api::ServerRoute::chat_completions && state.plan.oracle == OracleMode::on) {
-    tool = wire::first_tool_name(request.body);
-  }
+  if (!parsed->tool_names.empty() && state.plan.oracle == OracleMode::on) tool = parsed->tool_names.front();
   auto plan = plan_request(*parsed, state.tokenizer, state.plan, tool);
   const std::uint64_t n = state.next_id.fetch_add(1, std::memory_order_relaxed);
   auto generation = std::make_shared<Generation>(std::move(plan), stream, state.generation, response_id(route, n),

@@ -4,7 +4,6 @@
 #include "servebench/api/server_request.hpp"
 #include "servebench/sim/route_errors.hpp"
 #include "servebench/sim/routes.hpp"
-#include "servebench/sim/wire_extras.hpp"
 
 namespace servebench::sim {
 namespace {
@@ -25,7 +24,7 @@ http::Response tokenize(const SimServer::State& state, const http::ServerRequest
   }
   std::string out;
   if (parsed->batch) {
-    wire::encode_batch_tokenize(out, all, state.deployment().context_length);
+    api::encode_batch_tokenize_response(out, all, state.deployment().context_length);
   } else {
     api::encode_tokenize_response(out, all.front(), state.deployment().context_length);
   }
@@ -44,7 +43,7 @@ http::Response detokenize(const SimServer::State& state, const http::ServerReque
   }
   std::string out;
   if (parsed->batch) {
-    wire::encode_batch_detokenize(out, texts);
+    api::encode_batch_detokenize_response(out, texts);
   } else {
     api::encode_detokenize_response(out, texts.front());
   }

@@ -38,9 +38,22 @@ TEST(ChunkHandler, PartsOfKeysAndStringsGiveTheSameFields) {
     ASSERT_EQ(c.usage->cached_tokens, 5) << cut;
     ASSERT_TRUE(c.meta) << cut;
     ASSERT_EQ(c.meta->finish, FinishReason::stop) << cut;
-    ASSERT_EQ(c.meta->finish_matched, 7) << cut;
+    ASSERT_EQ(c.meta->finish_matched, MatchedStop{std::int64_t{7}}) << cut;
     ASSERT_EQ(c.meta->spec_verify_ct, 3) << cut;
     ASSERT_EQ(c.emit_ns, 99) << cut;
+  }
+}
+
+TEST(ChunkHandler, MatchedStopStringSurvivesAnySplit) {
+  const std::string data =
+      R"({"text":"x","meta_info":{"finish_reason":{"type":"stop","matched":"</s\u003e \"end\""},)"
+      R"("completion_tokens":1},"matched":"not meta"})";
+  for (std::size_t cut = 0; cut <= data.size(); ++cut) {
+    std::string text;
+    const Chunk c = parse_split(data, cut, text);
+    ASSERT_TRUE(c.meta) << cut;
+    ASSERT_EQ(c.meta->finish_matched, MatchedStop{std::string("</s> \"end\"")}) << cut;
+    ASSERT_EQ(text, "x") << cut;
   }
 }
 

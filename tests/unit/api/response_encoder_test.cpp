@@ -1,5 +1,7 @@
 #include "servebench/api/response_encoder.hpp"
 
+#include <array>
+
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
@@ -153,14 +155,14 @@ TEST(ResponseEncoder, StopFinishCarriesMatchedToken) {
   g.id = "r";
   g.meta.completion_tokens = 1;
   g.meta.finish = FinishReason::stop;
-  g.meta.finish_matched = 151645;
+  g.meta.finish_matched = std::int64_t{151645};
   std::string out;
   encode_generate(out, g);
   ChunkParser parser;
   const Chunk c = parse_event(parser, out);
   ASSERT_TRUE(c.meta);
   EXPECT_EQ(c.meta->finish, FinishReason::stop);
-  EXPECT_EQ(c.meta->finish_matched, 151645);
+  EXPECT_EQ(c.meta->finish_matched, MatchedStop{std::int64_t{151645}});
 }
 
 TEST(ResponseEncoder, ErrorBodyIsSglangShaped) {
@@ -183,6 +185,167 @@ TEST(ResponseEncoder, TokenizeAndDetokenizeUseSglangKeys) {
   out.clear();
   encode_detokenize_response(out, "a\"b");
   EXPECT_EQ(out, R"({"text":"a\"b"})");
+}
+
+TEST(ResponseEncoder, StopStringFinishCarriesMatchedText) {
+  GenerateOutput g;
+  g.id = "r";
+  g.text = "x";
+  g.meta.completion_tokens = 1;
+  g.meta.finish = FinishReason::stop;
+  const std::string stop = "</answer> and \"more\" past the inline buffer";
+  g.meta.finish_matched = stop;
+  std::string out;
+  encode_generate(out, g);
+  EXPECT_EQ(boost::json::parse(out).at("meta_info").at("finish_reason").at("matched").as_string(), stop);
+  ChunkParser parser;
+  const Chunk c = parse_event(parser, out);
+  ASSERT_TRUE(c.meta);
+  EXPECT_EQ(c.meta->finish_matched, MatchedStop{stop});
+  EXPECT_EQ(*c.meta, g.meta);
+  Chunk whole;
+  ASSERT_TRUE(ChunkParser().parse_response(out, whole));
+  EXPECT_EQ(whole.meta->finish_matched, MatchedStop{stop});
+  // The next chunk on the same parser does not inherit the string.
+  g.meta.finish_matched = std::int64_t{2};
+  out.clear();
+  encode_generate(out, g);
+  EXPECT_EQ(parse_event(parser, out).meta->finish_matched, MatchedStop{std::int64_t{2}});
+}
+
+TEST(ResponseEncoder, BatchIndexMarksChunksAndGenerateObjects) {
+  ChunkParser parser;
+  ChunkBody body;
+  body.text = "t";
+  body.index = 3;
+  std::string out;
+  encode_completion_chunk(out, k_header, body);
+  EXPECT_EQ(boost::json::parse(out).at("choices").as_array()[0].at("index").as_int64(), 3);
+  EXPECT_EQ(std::string(parse_event(parser, out).text), "t");
+  out.clear();
+  encode_chat_chunk(out, k_header, body);
+  EXPECT_EQ(boost::json::parse(out).at("choices").as_array()[0].at("index").as_int64(), 3);
+  EXPECT_EQ(std::string(parse_event(parser, out).text), "t");
+
+  GenerateOutput g;
+  g.id = "r";
+  g.text = "g";
+  g.meta.completion_tokens = 1;
+  out.clear();
+  encode_generate(out, g);
+  EXPECT_FALSE(boost::json::parse(out).as_object().contains("index"));
+  g.index = 2;
+  out.clear();
+  encode_generate(out, g);
+  EXPECT_EQ(boost::json::parse(out).at("index").as_int64(), 2);
+  ChunkParser native;
+  const Chunk c = parse_event(native, out);
+  EXPECT_EQ(std::string(c.text), "g");
+  EXPECT_EQ(c.tokens, 1);
+}
+
+TEST(ResponseEncoder, BatchCompletionResponseKeepsChoicesInOrder) {
+  const std::array<ResponseChoice, 3> choices{
+      ResponseChoice{"a", FinishReason::length}, ResponseChoice{"b", FinishReason::stop},
+      ResponseChoice{"c", FinishReason::length}};
+  for (auto kind : {ResponseKind::completion, ResponseKind::chat}) {
+    std::string out;
+    encode_batch_completion_response(out, kind, k_header, choices, Usage{30, 6, 3});
+    const auto o = boost::json::parse(out).as_object();
+    const auto& array = o.at("choices").as_array();
+    ASSERT_EQ(array.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+      const auto& choice = array[i].as_object();
+      EXPECT_EQ(choice.at("index").as_int64(), static_cast<std::int64_t>(i));
+      const auto& text = kind == ResponseKind::chat ? choice.at("message").at("content") : choice.at("text");
+      EXPECT_EQ(text.as_string(), choices[i].text);
+      EXPECT_EQ(choice.at("finish_reason").as_string(), to_string(choices[i].finish));
+    }
+    EXPECT_EQ(o.at("usage").at("total_tokens").as_int64(), 36);
+    Chunk c;
+    ASSERT_TRUE(ChunkParser().parse_response(out, c));
+    EXPECT_EQ(c.text, "abc");  // the parser reads every choice's text
+    EXPECT_EQ(c.tokens, 6);
+    EXPECT_EQ(c.usage, (Usage{30, 6, 3}));
+  }
+  std::string single, batch;
+  encode_completion_response(single, ResponseKind::completion, k_header, "a", FinishReason::length, Usage{1, 2, 0});
+  encode_batch_completion_response(batch, ResponseKind::completion, k_header, std::span(choices).first(1),
+                                   Usage{1, 2, 0});
+  EXPECT_EQ(single, batch);
+}
+
+TEST(ResponseEncoder, ToolCallChunkRoundTrips) {
+  std::string out;
+  encode_tool_call_chunk(out, k_header, ToolCall{"call_1", "get_weather", R"({"city":"Paris"})"}, 42);
+  const auto o = boost::json::parse(out).as_object();
+  EXPECT_EQ(o.at("object").as_string(), "chat.completion.chunk");
+  const auto& choice = o.at("choices").as_array()[0].as_object();
+  EXPECT_EQ(choice.at("finish_reason").as_string(), "tool_calls");
+  EXPECT_FALSE(choice.at("delta").as_object().contains("content"));
+  const auto& call = choice.at("delta").at("tool_calls").as_array()[0].as_object();
+  EXPECT_EQ(call.at("index").as_int64(), 0);
+  EXPECT_EQ(call.at("id").as_string(), "call_1");
+  EXPECT_EQ(call.at("type").as_string(), "function");
+  EXPECT_EQ(call.at("function").at("name").as_string(), "get_weather");
+  EXPECT_EQ(call.at("function").at("arguments").as_string(), R"({"city":"Paris"})");
+  ChunkParser parser;
+  const Chunk c = parse_event(parser, out);
+  EXPECT_TRUE(c.token_bearing);  // the call's text is generated output
+  EXPECT_EQ(c.tokens, 1);
+  EXPECT_TRUE(c.text.empty());
+  EXPECT_EQ(c.finish, FinishReason::tool_calls);
+  EXPECT_EQ(c.emit_ns, 42);
+}
+
+TEST(ResponseEncoder, ToolCallResponseRoundTrips) {
+  std::string out;
+  encode_tool_call_response(out, k_header, ToolCall{"call_1", "get_weather", "{}"}, Usage{5, 7, 0});
+  const auto o = boost::json::parse(out).as_object();
+  EXPECT_EQ(o.at("object").as_string(), "chat.completion");
+  const auto& choice = o.at("choices").as_array()[0].as_object();
+  EXPECT_EQ(choice.at("finish_reason").as_string(), "tool_calls");
+  EXPECT_EQ(choice.at("message").at("role").as_string(), "assistant");
+  EXPECT_TRUE(choice.at("message").at("content").is_null());
+  EXPECT_EQ(choice.at("message").at("tool_calls").as_array()[0].at("function").at("name").as_string(),
+            "get_weather");
+  Chunk c;
+  ASSERT_TRUE(ChunkParser().parse_response(out, c));
+  EXPECT_TRUE(c.token_bearing);
+  EXPECT_EQ(c.tokens, 7);
+  EXPECT_EQ(c.finish, FinishReason::tool_calls);
+  EXPECT_EQ(c.usage, (Usage{5, 7, 0}));
+}
+
+TEST(ResponseEncoder, GenerateBatchIsAnArrayInOrder) {
+  std::array<GenerateOutput, 2> outputs;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    outputs[i].id = i == 0 ? "r0" : "r1";
+    outputs[i].text = i == 0 ? "first" : "second";
+    outputs[i].index = static_cast<std::int64_t>(i);
+    outputs[i].meta.completion_tokens = static_cast<std::int64_t>(i + 1);
+  }
+  std::string out;
+  encode_generate_batch(out, outputs);
+  const auto array = boost::json::parse(out).as_array();
+  ASSERT_EQ(array.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    std::string one;
+    encode_generate(one, outputs[i]);
+    EXPECT_EQ(array[i], boost::json::parse(one));  // each item is the single object
+    EXPECT_EQ(array[i].at("index").as_int64(), static_cast<std::int64_t>(i));
+  }
+}
+
+TEST(ResponseEncoder, BatchTokenizeAndDetokenizeUseSglangKeys) {
+  std::string out;
+  const std::vector<std::vector<std::int32_t>> tokens{{1, 2}, {3}, {}};
+  encode_batch_tokenize_response(out, tokens, 100);
+  EXPECT_EQ(out, R"({"tokens":[[1,2],[3],[]],"count":[2,1,0],"max_model_len":100})");
+  out.clear();
+  const std::vector<std::string> texts{"a", "b\"c"};
+  encode_batch_detokenize_response(out, texts);
+  EXPECT_EQ(out, R"({"text":["a","b\"c"]})");
 }
 
 }  // namespace

@@ -166,5 +166,30 @@ TEST(DetokenizeRequest, IdsOrBatch) {
   EXPECT_FALSE(parse_detokenize_request(R"({})"));
 }
 
+TEST(InferenceRequest, ChatToolsGiveTheirFunctionNamesInOrder) {
+  const auto r = parse_ok(ServerRoute::chat_completions,
+                          R"({"messages":[{"role":"user","content":"hi"}],"tools":[
+                              {"type":"function","function":{"name":"get_weather","parameters":{}}},
+                              {"function":{"name":"lookup","description":"d"}}],"tool_choice":"auto"})");
+  EXPECT_EQ(r.tool_names, (std::vector<std::string>{"get_weather", "lookup"}));
+  EXPECT_TRUE(parse_ok(ServerRoute::chat_completions, R"({"messages":[{"role":"user","content":"hi"}]})")
+                  .tool_names.empty());
+  // Completions have no tools: the field is ignored like any unknown one.
+  EXPECT_TRUE(parse_ok(ServerRoute::completions, R"({"prompt":"p","tools":7})").tool_names.empty());
+}
+
+TEST(InferenceRequest, MalformedToolsNameTheField) {
+  const std::string messages = R"("messages":[{"role":"user","content":"hi"}])";
+  const auto error = [&](std::string_view tools) {
+    return error_of(ServerRoute::chat_completions, "{" + messages + ",\"tools\":" + std::string(tools) + "}");
+  };
+  EXPECT_EQ(error(R"({"name":"f"})"), R"(tools: expected a list of tools, got {"name":"f"})");
+  EXPECT_EQ(error(R"([{"type":"function"}])"), R"(tools[].function.name: expected a string, got {"type":"function"})");
+  EXPECT_EQ(error(R"([{"function":{"name":3}}])"), "tools[].function.name: expected a string, got 3");
+  EXPECT_EQ(error(R"([{"type":"retrieval","function":{"name":"f"}}])"),
+            R"(tools[].type: expected "function", got "retrieval")");
+  EXPECT_EQ(error(R"(["f"])"), R"(tools[].function.name: expected a string, got "f")");
+}
+
 }  // namespace
 }  // namespace servebench::api

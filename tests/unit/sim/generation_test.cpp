@@ -167,6 +167,66 @@ TEST(Generation, NonStreamBatchJoinsChoicesInOrder) {
   EXPECT_EQ(body.at("usage").at("prompt_tokens"), 6);
 }
 
+TEST(Generation, StreamedBatchChunksNameTheirPrompt) {
+  Fixture f;
+  auto completions = plan_for(api::ServerRoute::completions, true);
+  completions.batch = true;
+  auto g = f.make(std::move(completions), 2);
+  f.feed(*g, 1, " b", 1, FinishReason::length);
+  f.feed(*g, 0, " a", 1, FinishReason::length);
+  auto chunks = f.chunks();
+  ASSERT_EQ(chunks.size(), 2u);
+  EXPECT_EQ(chunks[0].at("choices").as_array()[0].at("index"), 1);
+  EXPECT_EQ(chunks[1].at("choices").as_array()[0].at("index"), 0);
+
+  Fixture h;
+  auto generate = plan_for(api::ServerRoute::generate, true);
+  generate.batch = true;
+  auto gen = h.make(std::move(generate), 2);
+  h.feed(*gen, 1, " b", 1, FinishReason::length);
+  chunks = h.chunks();
+  ASSERT_EQ(chunks.size(), 1u);
+  EXPECT_EQ(chunks[0].at("index"), 1);
+  EXPECT_EQ(chunks[0].at("text"), " b");
+}
+
+TEST(Generation, NonStreamBatchGenerateIsAnArrayInPromptOrder) {
+  Fixture f;
+  auto plan = plan_for(api::ServerRoute::generate, false);
+  plan.batch = true;
+  auto g = f.make(std::move(plan), 2);
+  f.feed(*g, 1, " second", 1, FinishReason::length);
+  f.feed(*g, 0, " first", 1, FinishReason::length);
+  const auto body = boost::json::parse(f.stream->response()->body).as_array();
+  ASSERT_EQ(body.size(), 2u);
+  EXPECT_EQ(body[0].at("index"), 0);
+  EXPECT_EQ(body[0].at("text"), " first");
+  EXPECT_EQ(body[1].at("index"), 1);
+  EXPECT_EQ(body[1].at("text"), " second");
+  EXPECT_EQ(body[1].at("meta_info").at("finish_reason").at("type"), "length");
+}
+
+// SGLang's meta_info.finish_reason.matched: the stop string itself, or the stop token's id.
+TEST(Generation, MatchedStopIsTheStringOrTheTokenId) {
+  Fixture f;
+  auto plan = plan_for(api::ServerRoute::generate, true);
+  plan.stop = {"END", "STOP"};
+  auto g = f.make(std::move(plan));
+  EXPECT_TRUE(f.feed(*g, 0, " a STOP b END", 4));
+  const auto chunks = f.chunks();
+  ASSERT_EQ(chunks.size(), 1u);
+  EXPECT_EQ(chunks[0].at("text"), " a ");
+  EXPECT_EQ(chunks[0].at("meta_info").at("finish_reason").at("type"), "stop");
+  EXPECT_EQ(chunks[0].at("meta_info").at("finish_reason").at("matched"), "STOP");
+
+  Fixture h;
+  auto whole = h.make(plan_for(api::ServerRoute::generate, false));
+  EXPECT_FALSE(h.feed(*whole, 0, " a", 2, FinishReason::stop, {k_eos}));
+  const auto body = boost::json::parse(h.stream->response()->body).as_object();
+  EXPECT_FALSE(body.contains("index"));
+  EXPECT_EQ(body.at("meta_info").at("finish_reason").at("matched"), k_eos);
+}
+
 TEST(Generation, GenerateStreamIsCumulativeWithMetaInfo) {
   Fixture f;
   f.context.speculative = true;
