@@ -2,7 +2,7 @@
 // published stats, except /flush_cache, which the engine thread itself must do.
 #include <fmt/format.h>
 
-#include "servebench/api/json_writer.hpp"
+#include "servebench/api/models_encoder.hpp"
 #include "servebench/sim/metrics_text.hpp"
 #include "servebench/sim/route_errors.hpp"
 #include "servebench/sim/routes.hpp"
@@ -33,15 +33,11 @@ http::Response server_info(const SimServer::State& state, const http::Server& se
 }
 
 http::Response model_info(const SimServer::State& state) {
+  api::ModelInfo info;
+  info.model_path = info.tokenizer_path = state.front.model_path;
+  info.model_type = state.deployment().model.name;
   std::string out;
-  api::JsonWriter json(out);
-  json.begin_object();
-  json.member("model_path", state.front.model_path);
-  json.member("tokenizer_path", state.front.model_path);
-  json.member("is_generation", true);
-  json.member("weight_version", "default");
-  json.member("model_type", state.deployment().model.name);
-  json.end_object();
+  api::encode_model_info(out, info);
   return json_ok(std::move(out));
 }
 

@@ -3,6 +3,7 @@
 #include <variant>
 
 #include "servebench/api/json_writer.hpp"
+#include "servebench/api/models_encoder.hpp"
 
 namespace servebench::sim {
 namespace {
@@ -91,21 +92,8 @@ void append_server_info(std::string& out, const ServerFacts& facts, const Deploy
 }
 
 void append_models(std::string& out, const Deployment& d, const FrontFacts& front) {
-  api::JsonWriter json(out);
-  json.begin_object();
-  json.member("object", "list");
-  json.key("data");
-  json.begin_array();
-  json.begin_object();
-  json.member("id", front.served_model_name);
-  json.member("object", "model");
-  json.member("created", front.created);
-  json.member("owned_by", "sglang");
-  json.member("root", front.model_path);
-  json.member("max_model_len", d.context_length);
-  json.end_object();
-  json.end_array();
-  json.end_object();
+  api::encode_models_response(out,
+                              {front.served_model_name, front.created, "sglang", front.model_path, d.context_length});
 }
 
 }  // namespace servebench::sim
