@@ -22,8 +22,9 @@ struct CampaignRequest {
 };
 
 // The campaign as YAML text. Arms launch on 127.0.0.1 with `--port {port}`; gpus come from the
-// command's parallelism flags. Fails (bad_input) when a selection is disabled or has no cell, two
-// selections are the same, or the catalog has no benchmark scenarios.
+// command's parallelism flags; serve-sim arms add `--sim-oracle` so their required gate can pass.
+// Fails (bad_input) when a selection is disabled or has no cell, two selections are the same, or the
+// catalog has no benchmark scenarios.
 util::Result<std::string> campaign_yaml(const Catalog& catalog, const CampaignRequest& request,
                                         const ParallelismFlags& parallelism);
 

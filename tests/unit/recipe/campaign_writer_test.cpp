@@ -34,6 +34,7 @@ TEST(CampaignWriter, ArmsAreRenderedSelectionsWithTheirRecipeKey) {
   EXPECT_TRUE(a["launch"].as<std::string>().starts_with(
       "servebench serve-sim --hw gb300 --model glm-5.3-flash --model-path zai-org/GLM-5.3-Flash-FP8"));
   EXPECT_NE(a["launch"].as<std::string>().find("--host 127.0.0.1 --port {port}"), std::string::npos);
+  EXPECT_TRUE(a["launch"].as<std::string>().ends_with(" --sim-oracle"));
   EXPECT_EQ(a["gpus"].as<int>(), 4);
   EXPECT_EQ(a["recipe"]["catalog"].as<std::string>(), "glm-5.3-flash");
   EXPECT_EQ(a["recipe"]["select"].as<std::string>(), "hw=gb300,strategy=low-latency,quant=fp8,kvDsaPair=fp8-trtllm");
@@ -54,6 +55,7 @@ TEST(CampaignWriter, EngineTargetUsesTheRealCommand) {
   EXPECT_EQ(doc->root["name"].as<std::string>(), "hopper");
   EXPECT_EQ(a["engine"].as<std::string>(), "sglang");
   EXPECT_TRUE(a["launch"].as<std::string>().starts_with("python3 -m sglang.launch_server --model-path"));
+  EXPECT_EQ(a["launch"].as<std::string>().find("--sim-"), std::string::npos);
   EXPECT_EQ(a["gpus"].as<int>(), 8);
 }
 
