@@ -71,6 +71,7 @@ results::PointRecord to_point_record(const RunResult& r, const PointContext& ctx
   p.client.send_lag_p99_ms = r.client.send_lag_ms.at(99);
   p.client.read_lag_p99_ms = r.client.read_lag_p99_ms;
   p.client.healthy = r.client.healthy;
+  p.extra["time_base"] = r.time_scale == 1 ? "real" : "simulated";
   return p;
 }
 

@@ -91,6 +91,8 @@ json::object servebench_keys(const RunResult& r) {
   out["model"] = r.echo.model;
   out["num_prompts"] = r.echo.num_prompts;
   out["started_at"] = util::format_utc(r.started_at);
+  out["time_base"] = r.time_scale == 1 ? "real" : "simulated";
+  out["sim_time_scale"] = r.time_scale == 1 ? json::value(nullptr) : json::value(r.time_scale);
   out["failed"] = m.failed;
   out["errors_by_kind"] = counts_json(m);
   out["warmup_requests"] = r.echo.warmup_requests;

@@ -47,6 +47,9 @@ struct RunResult {
   boost::json::object server_facts;       // what the engine adapter learned about the server
   util::WallTime started_at{};            // wall clock when the measured phase started
   util::Nanos wall_span{0};               // measured phase: start → last response end
+  // 1: times are real. Otherwise the simulator's --sim-time-scale: every time and rate in this
+  // result was converted to simulated time (measured ÷ time_scale; time_base.hpp).
+  double time_scale = 1;
 };
 
 }  // namespace servebench::load

@@ -8,6 +8,7 @@
 
 #include "servebench/http/url.hpp"
 #include "servebench/load/text_realign.hpp"
+#include "servebench/load/time_base.hpp"
 
 namespace servebench::load {
 namespace {
@@ -137,8 +138,14 @@ void finish(RunResult& r, PhaseResult phase, const CounterWindow& window, double
   r.wall_span = phase.span;
   r.metrics = compute_metrics(r.records, r.chunks, r.echo.metric_options);
   const LoopLoad loops{util::to_seconds(phase.loop_cpu), phase.max_loop_busy, phase.threads};
+  // Client lag is real time, so it is judged against the real TPOT, before any conversion.
   r.client = assess_client(r.records, phase.lags, loops, r.metrics.tpot_ms.median, lag_limit,
                            r.echo.metric_options.method);
+  if (const auto scale = sim_time_scale(r.server_info)) {
+    to_simulated_time(r.records, r.chunks, r.wall_span, *scale);
+    r.metrics = compute_metrics(r.records, r.chunks, r.echo.metric_options);
+    r.time_scale = *scale;
+  }
   r.cache.hit_rate = window.hit_rate;
   if (r.metrics.native_accept_length) {
     r.accept_length = r.metrics.native_accept_length;

@@ -77,6 +77,9 @@ std::string summary_table(const RunResult& r) {
   line(out, "Traffic request rate:", r.echo.request_rate ? fmt::format("{}", *r.echo.request_rate) : "inf");
   line(out, "Max request concurrency:",
        r.echo.max_concurrency ? fmt::format("{}", *r.echo.max_concurrency) : std::string("not set"));
+  if (r.time_scale != 1) {
+    line(out, "Time base:", fmt::format("simulated (measured ÷ sim time scale {})", r.time_scale));
+  }
   line(out, "Successful requests:", m.completed);
   line(out, "Benchmark duration (s):", util::to_seconds(m.duration));
   line(out, "Total input tokens:", m.total_input_tokens);
