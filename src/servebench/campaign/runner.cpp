@@ -142,9 +142,12 @@ util::Result<bool> Run::run_one(ArmSession& session, const std::vector<PlannedPo
   const ScenarioSpec& s = m_spec.scenarios[p.scenario];
   update_status("running", results::point_id(key_of(m_spec, p)));
   if (!session.alive()) {
+    // A stop request kills the server group itself: that death is the interruption, not a failure
+    // to record.
+    if (m_stop.requested()) return false;
     const std::string death = session.death_report();
     if (auto ok = session.relaunch(); !ok) {
-      fail_all(session.context(), points, i, fmt::format("{}; {}", death, ok.error().message));
+      if (!m_stop.requested()) fail_all(session.context(), points, i, fmt::format("{}; {}", death, ok.error().message));
       return false;
     }
   }
@@ -162,7 +165,9 @@ util::Result<bool> Run::run_one(ArmSession& session, const std::vector<PlannedPo
   if (auto ok = record(outcome->record, &*outcome); !ok) return std::unexpected(ok.error());
   if (outcome->server_died && i + 1 < points.size()) {
     if (auto ok = session.relaunch(); !ok) {
-      fail_all(session.context(), points, i + 1, "the server died and was not relaunched: " + ok.error().message);
+      if (!m_stop.requested()) {
+        fail_all(session.context(), points, i + 1, "the server died and was not relaunched: " + ok.error().message);
+      }
       return false;
     }
   }
