@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::string_view k_port = "{port}";
 
-GateSpec read_gate(SpecFields& arm) {
+GateSpec read_gate(util::YamlFields& arm) {
   GateSpec g;
   const YAML::Node n = arm.node("gate");
   if (!n.IsDefined() || n.IsNull()) return g;
@@ -21,12 +21,12 @@ GateSpec read_gate(SpecFields& arm) {
     g.enabled = arm.take(util::yaml_bool(arm.file(), n, arm.what() + ".gate"), true);
     return g;
   }
-  auto mapped = SpecFields::of(arm.file(), n, arm.what() + ".gate");
+  auto mapped = util::YamlFields::of(arm.file(), n, arm.what() + ".gate");
   if (!mapped) {
     arm.note(mapped.error());
     return g;
   }
-  SpecFields& f = *mapped;
+  util::YamlFields& f = *mapped;
   g.enabled = f.boolean("enabled", g.enabled);
   g.required = f.boolean("required", g.required);
   g.problems = f.integer("problems", g.problems);
@@ -48,7 +48,7 @@ GateSpec read_gate(SpecFields& arm) {
   return g;
 }
 
-std::vector<api::EnvVar> read_env(SpecFields& arm) {
+std::vector<api::EnvVar> read_env(util::YamlFields& arm) {
   std::vector<api::EnvVar> env;
   const YAML::Node n = arm.node("env");
   if (!n.IsDefined() || n.IsNull()) return env;
@@ -64,10 +64,10 @@ std::vector<api::EnvVar> read_env(SpecFields& arm) {
   return env;
 }
 
-std::optional<RecipeKey> read_recipe(SpecFields& arm) {
+std::optional<RecipeKey> read_recipe(util::YamlFields& arm) {
   const YAML::Node n = arm.node("recipe");
   if (!n.IsDefined() || n.IsNull()) return std::nullopt;
-  auto f = SpecFields::of(arm.file(), n, arm.what() + ".recipe");
+  auto f = util::YamlFields::of(arm.file(), n, arm.what() + ".recipe");
   if (!f) {
     arm.note(f.error());
     return std::nullopt;
@@ -78,7 +78,7 @@ std::optional<RecipeKey> read_recipe(SpecFields& arm) {
 }
 
 // launch, base_url and {port} must fit together; the launch must split like a shell command.
-void check_endpoint(SpecFields& f, ArmSpec& a) {
+void check_endpoint(util::YamlFields& f, ArmSpec& a) {
   const bool port_in_url = a.base_url.find(k_port) != std::string::npos;
   if (!a.launch) {
     if (a.base_url.empty()) f.note_at(f.self_node(), fmt::format("{} needs 'launch' or 'base_url' (attach to a running server)", f.what()));
@@ -98,7 +98,7 @@ void check_endpoint(SpecFields& f, ArmSpec& a) {
   }
 }
 
-void check_api(SpecFields& f, const ArmSpec& a, RequestApi api) {
+void check_api(util::YamlFields& f, const ArmSpec& a, RequestApi api) {
   const bool native = a.engine == api::Engine::sglang || a.engine == api::Engine::sim;
   if (api == RequestApi::generate && !native) {
     f.note_at(f.node("engine"), fmt::format("{}: protocol.request.api generate needs engine sglang or sim, not {}",
@@ -106,15 +106,15 @@ void check_api(SpecFields& f, const ArmSpec& a, RequestApi api) {
   }
 }
 
-std::optional<ArmSpec> read_arm(SpecFields& root, const YAML::Node& n, const ProtocolSpec& protocol) {
+std::optional<ArmSpec> read_arm(util::YamlFields& root, const YAML::Node& n, const ProtocolSpec& protocol) {
   std::string label = "arm";
   if (n.IsMap() && n["name"] && n["name"].IsScalar()) label = fmt::format("arm '{}'", n["name"].Scalar());
-  auto mapped = SpecFields::of(root.file(), n, label);
+  auto mapped = util::YamlFields::of(root.file(), n, label);
   if (!mapped) {
     root.note(mapped.error());
     return std::nullopt;
   }
-  SpecFields& f = *mapped;
+  util::YamlFields& f = *mapped;
   ArmSpec a;
   a.name = f.required_string("name");
   if (!f.failed() && !is_valid_name(a.name)) f.note_at(f.node("name"), name_rule("arm name", a.name));
@@ -157,7 +157,7 @@ std::string name_rule(std::string_view what, std::string_view value) {
   return fmt::format("{} '{}' may use only letters, digits, '.', '_' and '-' (it names a directory)", what, value);
 }
 
-void read_arms(SpecFields& root, CampaignSpec& spec) {
+void read_arms(util::YamlFields& root, CampaignSpec& spec) {
   const YAML::Node list = root.node("arms");
   if (!list.IsDefined() || !list.IsSequence() || list.size() == 0) {
     return root.note_at(list, "the campaign needs 'arms': a list of {name, engine, launch or base_url, ...}");

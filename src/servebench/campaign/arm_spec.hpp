@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "servebench/campaign/spec.hpp"
-#include "servebench/campaign/spec_fields.hpp"
+#include "servebench/util/yaml_fields.hpp"
 
 namespace servebench::campaign {
 
@@ -15,6 +15,6 @@ bool is_valid_name(std::string_view s);
 std::string name_rule(std::string_view what, std::string_view value);
 
 // Reads root's `arms` into spec.arms (protocol already read); errors are noted on `root`.
-void read_arms(SpecFields& root, CampaignSpec& spec);
+void read_arms(util::YamlFields& root, CampaignSpec& spec);
 
 }  // namespace servebench::campaign

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "servebench/campaign/arm_spec.hpp"
-#include "servebench/campaign/spec_fields.hpp"
+#include "servebench/util/yaml_fields.hpp"
 #include "servebench/util/file_io.hpp"
 
 namespace servebench::campaign {
@@ -28,11 +28,11 @@ std::filesystem::path resolve_path(const std::filesystem::path& base_dir, const 
   return (path.is_absolute() ? path : base_dir / path).lexically_normal();
 }
 
-RequestSpec read_request(SpecFields& parent) {
+RequestSpec read_request(util::YamlFields& parent) {
   RequestSpec r;
   const YAML::Node n = parent.node("request");
   if (!n.IsDefined() || n.IsNull()) return r;
-  auto f = SpecFields::of(parent.file(), n, "protocol.request");
+  auto f = util::YamlFields::of(parent.file(), n, "protocol.request");
   if (!f) {
     parent.note(f.error());
     return r;
@@ -57,16 +57,16 @@ RequestSpec read_request(SpecFields& parent) {
   return r;
 }
 
-PromptSourceSpec read_prompts(SpecFields& parent, const std::filesystem::path& base_dir) {
+PromptSourceSpec read_prompts(util::YamlFields& parent, const std::filesystem::path& base_dir) {
   PromptSourceSpec p;
   const YAML::Node n = parent.node("prompts");
   if (!n.IsDefined() || n.IsNull()) return p;
-  auto mapped = SpecFields::of(parent.file(), n, "protocol.prompts");
+  auto mapped = util::YamlFields::of(parent.file(), n, "protocol.prompts");
   if (!mapped) {
     parent.note(mapped.error());
     return p;
   }
-  SpecFields& f = *mapped;
+  util::YamlFields& f = *mapped;
   const std::string source = f.string("source", "random-ids");
   const auto path = f.optional_string("path");
   if (source == "corpus") {
@@ -82,7 +82,7 @@ PromptSourceSpec read_prompts(SpecFields& parent, const std::filesystem::path& b
   return p;
 }
 
-NumPromptsExpr read_num_prompts(SpecFields& f) {
+NumPromptsExpr read_num_prompts(util::YamlFields& f) {
   const YAML::Node n = f.node("num_prompts");
   const std::string text = n.IsDefined() && n.IsScalar() ? n.Scalar() : "max(8, 2*c)";
   if (n.IsDefined() && !n.IsScalar()) f.note_at(n, "protocol.num_prompts must be an expression in c, e.g. \"max(8, 2*c)\"");
@@ -94,14 +94,14 @@ NumPromptsExpr read_num_prompts(SpecFields& f) {
   return std::move(*e);
 }
 
-void read_protocol(SpecFields& root, CampaignSpec& spec, const std::filesystem::path& base_dir) {
+void read_protocol(util::YamlFields& root, CampaignSpec& spec, const std::filesystem::path& base_dir) {
   ProtocolSpec& p = spec.protocol;
   p.num_prompts = *NumPromptsExpr::parse("max(8, 2*c)");
   const YAML::Node n = root.node("protocol");
   if (!n.IsDefined() || n.IsNull()) return;
-  auto mapped = SpecFields::of(root.file(), n, "protocol");
+  auto mapped = util::YamlFields::of(root.file(), n, "protocol");
   if (!mapped) return root.note(mapped.error());
-  SpecFields& f = *mapped;
+  util::YamlFields& f = *mapped;
   p.cold_cache = f.boolean("cold_cache", p.cold_cache);
   p.max_cache_hit_rate = f.nullable_number("max_cache_hit_rate", p.max_cache_hit_rate);
   if (p.max_cache_hit_rate && !(*p.max_cache_hit_rate >= 0 && *p.max_cache_hit_rate <= 1)) {
@@ -123,13 +123,13 @@ void read_protocol(SpecFields& root, CampaignSpec& spec, const std::filesystem::
 }
 
 std::optional<ScenarioSpec> read_scenario(const std::string& file, const YAML::Node& n, const ProtocolSpec& protocol,
-                                          SpecFields& root) {
-  auto mapped = SpecFields::of(file, n, "scenario");
+                                          util::YamlFields& root) {
+  auto mapped = util::YamlFields::of(file, n, "scenario");
   if (!mapped) {
     root.note(mapped.error());
     return std::nullopt;
   }
-  SpecFields& f = *mapped;
+  util::YamlFields& f = *mapped;
   ScenarioSpec s;
   s.name = f.required_string("name");
   if (!f.failed() && !is_valid_name(s.name)) f.note_at(f.node("name"), name_rule("scenario name", s.name));
@@ -153,7 +153,7 @@ std::optional<ScenarioSpec> read_scenario(const std::string& file, const YAML::N
   return s;
 }
 
-void read_scenarios(SpecFields& root, CampaignSpec& spec) {
+void read_scenarios(util::YamlFields& root, CampaignSpec& spec) {
   const YAML::Node list = root.node("scenarios");
   if (!list.IsDefined() || !list.IsSequence() || list.size() == 0) {
     return root.note_at(list, "the campaign needs 'scenarios': a list of {name, isl, osl, concurrency}");
@@ -167,9 +167,9 @@ void read_scenarios(SpecFields& root, CampaignSpec& spec) {
   }
 }
 
-void read_baseline_and_telemetry(SpecFields& root, CampaignSpec& spec, const std::filesystem::path& base_dir) {
+void read_baseline_and_telemetry(util::YamlFields& root, CampaignSpec& spec, const std::filesystem::path& base_dir) {
   if (const YAML::Node b = root.node("baseline"); b.IsDefined() && !b.IsNull()) {
-    auto f = SpecFields::of(root.file(), b, "baseline");
+    auto f = util::YamlFields::of(root.file(), b, "baseline");
     if (!f) return root.note(f.error());
     BaselineSpec baseline;
     baseline.name = f->required_string("name");
@@ -178,7 +178,7 @@ void read_baseline_and_telemetry(SpecFields& root, CampaignSpec& spec, const std
     spec.baseline = std::move(baseline);
   }
   if (const YAML::Node t = root.node("telemetry"); t.IsDefined() && !t.IsNull()) {
-    auto f = SpecFields::of(root.file(), t, "telemetry");
+    auto f = util::YamlFields::of(root.file(), t, "telemetry");
     if (!f) return root.note(f.error());
     const std::int64_t interval = f->integer("interval_s", 30);
     if (interval < 1) f->note_at(f->node("interval_s"), "telemetry.interval_s must be >= 1");
@@ -212,9 +212,9 @@ Result<CampaignSpec> parse_campaign(const std::string& text, const std::string& 
                                     const std::filesystem::path& base_dir) {
   auto doc = util::load_yaml_string(text, name);
   if (!doc) return std::unexpected(doc.error());
-  auto mapped = SpecFields::of(name, doc->root, "campaign");
+  auto mapped = util::YamlFields::of(name, doc->root, "campaign");
   if (!mapped) return std::unexpected(mapped.error());
-  SpecFields& root = *mapped;
+  util::YamlFields& root = *mapped;
   CampaignSpec spec;
   spec.file = name;
   spec.name = root.required_string("name");

@@ -6,7 +6,7 @@
 
 #include "servebench/recipe/catalog_check.hpp"
 #include "servebench/recipe/placeholder.hpp"
-#include "servebench/recipe/yaml_fields.hpp"
+#include "servebench/util/yaml_fields.hpp"
 #include "servebench/util/file_io.hpp"
 
 namespace servebench::recipe {
@@ -21,13 +21,13 @@ class CatalogReader {
   Result<Catalog> read(const YAML::Node& root);
 
  private:
-  void read_header(YamlFields& top);
+  void read_header(util::YamlFields& top);
   void read_model(const YAML::Node& n);
   void read_hardware(const YAML::Node& n);
   void read_dims(const YAML::Node& n, DimKind kind, std::string_view section);
   Option read_option(const YAML::Node& n, DimKind kind, const std::string& what);
   void read_cells(const YAML::Node& n);
-  void resolve_match(const YAML::Node& match, const YAML::Node& cell, Cell& c, YamlFields& f) const;
+  void resolve_match(const YAML::Node& match, const YAML::Node& cell, Cell& c, util::YamlFields& f) const;
   void read_placeholders(const YAML::Node& n);
   void read_benchmark(const YAML::Node& n);
   template <class F>
@@ -35,7 +35,7 @@ class CatalogReader {
   void fail(const util::Error& e) {
     if (!m_error) m_error = e;
   }
-  void finish(YamlFields& f) {
+  void finish(util::YamlFields& f) {
     if (auto r = f.finish(); !r) fail(r.error());
   }
 
@@ -51,7 +51,7 @@ void CatalogReader::each(const YAML::Node& list, std::string_view what, F&& f) {
 }
 
 Result<Catalog> CatalogReader::read(const YAML::Node& root) {
-  auto top = YamlFields::of(m_out.file, root, "catalog");
+  auto top = util::YamlFields::of(m_out.file, root, "catalog");
   if (!top) return std::unexpected(top.error());
   read_header(*top);
   if (top->failed()) return std::unexpected(top->finish().error());
@@ -67,7 +67,7 @@ Result<Catalog> CatalogReader::read(const YAML::Node& root) {
   return std::move(m_out);
 }
 
-void CatalogReader::read_header(YamlFields& top) {
+void CatalogReader::read_header(util::YamlFields& top) {
   const std::string schema = top.required_string("schema");
   if (!top.failed() && schema != k_catalog_schema) {
     fail(util::yaml_error(m_out.file, top.node("schema"),
@@ -85,7 +85,7 @@ void CatalogReader::read_header(YamlFields& top) {
 }
 
 void CatalogReader::read_model(const YAML::Node& n) {
-  auto f = YamlFields::of(m_out.file, n, "model");
+  auto f = util::YamlFields::of(m_out.file, n, "model");
   if (!f) return fail(f.error());
   m_out.model.card = f->string("card");
   const YAML::Node names = f->node("names");
@@ -98,7 +98,7 @@ void CatalogReader::read_model(const YAML::Node& n) {
     }
   }
   if (f->has("facts")) {
-    auto facts = YamlFields::of(m_out.file, f->node("facts"), "model.facts");
+    auto facts = util::YamlFields::of(m_out.file, f->node("facts"), "model.facts");
     if (!facts) return fail(facts.error());
     m_out.model.facts.attention_heads = facts->optional_integer("attention_heads");
     m_out.model.facts.kv_heads = facts->optional_integer("kv_heads");
@@ -125,7 +125,7 @@ void CatalogReader::read_hardware(const YAML::Node& n) {
 
 void CatalogReader::read_dims(const YAML::Node& n, DimKind kind, std::string_view section) {
   each(n, section, [&](const YAML::Node& item) {
-    auto f = YamlFields::of(m_out.file, item, std::string(section) + " entry");
+    auto f = util::YamlFields::of(m_out.file, item, std::string(section) + " entry");
     if (!f) return fail(f.error());
     Dim d;
     d.id = f->required_string("id");
@@ -144,7 +144,7 @@ void CatalogReader::read_dims(const YAML::Node& n, DimKind kind, std::string_vie
 Option CatalogReader::read_option(const YAML::Node& n, DimKind kind, const std::string& what) {
   Option o;
   o.where = util::yaml_where(m_out.file, n);
-  auto f = YamlFields::of(m_out.file, n, what);
+  auto f = util::YamlFields::of(m_out.file, n, what);
   if (!f) {
     fail(f.error());
     return o;
@@ -174,7 +174,7 @@ Option CatalogReader::read_option(const YAML::Node& n, DimKind kind, const std::
 void CatalogReader::read_cells(const YAML::Node& n) {
   if (!n.IsSequence() || n.size() == 0) fail(util::yaml_error(m_out.file, n, "catalog needs 'cells': a non-empty list"));
   each(n, "cells", [&](const YAML::Node& item) {
-    auto f = YamlFields::of(m_out.file, item, "cell");
+    auto f = util::YamlFields::of(m_out.file, item, "cell");
     if (!f) return fail(f.error());
     Cell c;
     c.where = util::yaml_where(m_out.file, item);
@@ -190,7 +190,7 @@ void CatalogReader::read_cells(const YAML::Node& n) {
 
 // Dims are read before cells, so a cell's match is checked here: exactly one valid option per
 // hardware/match dim, nothing else.
-void CatalogReader::resolve_match(const YAML::Node& match, const YAML::Node& cell, Cell& c, YamlFields& f) const {
+void CatalogReader::resolve_match(const YAML::Node& match, const YAML::Node& cell, Cell& c, util::YamlFields& f) const {
   const std::string& file = m_out.file;
   if (!match.IsMap()) {
     return f.note(util::yaml_error(file, match.IsDefined() ? match : cell, "cell needs 'match': a mapping of dimension to option id"));
@@ -224,7 +224,7 @@ void CatalogReader::read_placeholders(const YAML::Node& n) {
     if (name == k_model_name) {
       return fail(util::yaml_error(m_out.file, kv.first, "MODEL_NAME comes from model.names and cannot be declared"));
     }
-    auto f = YamlFields::of(m_out.file, kv.second, fmt::format("placeholder '{}'", name));
+    auto f = util::YamlFields::of(m_out.file, kv.second, fmt::format("placeholder '{}'", name));
     if (!f) return fail(f.error());
     Placeholder p{name, f->string("label", name), f->string("default")};
     finish(*f);
@@ -239,12 +239,12 @@ void CatalogReader::read_placeholders(const YAML::Node& n) {
 
 void CatalogReader::read_benchmark(const YAML::Node& n) {
   if (!n.IsDefined() || n.IsNull()) return;
-  auto f = YamlFields::of(m_out.file, n, "benchmark");
+  auto f = util::YamlFields::of(m_out.file, n, "benchmark");
   if (!f) return fail(f.error());
   m_out.benchmark.dataset = f->string("dataset", m_out.benchmark.dataset);
   m_out.benchmark.num_prompts = f->string("num_prompts", m_out.benchmark.num_prompts);
   each(f->node("scenarios"), "benchmark.scenarios", [&](const YAML::Node& item) {
-    auto s = YamlFields::of(m_out.file, item, "scenario");
+    auto s = util::YamlFields::of(m_out.file, item, "scenario");
     if (!s) return fail(s.error());
     BenchScenario sc;
     sc.name = s->required_string("name");

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "servebench/recipe/yaml_fields.hpp"
+#include "servebench/util/yaml_fields.hpp"
 #include "servebench/util/embedded_data.hpp"
 
 namespace servebench::recipe {
@@ -20,7 +20,7 @@ Result<api::Dialect> read_engine(const std::string& file, const YAML::Node& n, c
 }
 
 Result<ArchRequirement> read_requirement(const std::string& file, const YAML::Node& n) {
-  auto f = YamlFields::of(file, n, "requirement");
+  auto f = util::YamlFields::of(file, n, "requirement");
   if (!f) return std::unexpected(f.error());
   ArchRequirement r;
   r.id = f->required_string("id");
@@ -38,7 +38,7 @@ Result<ArchRequirement> read_requirement(const std::string& file, const YAML::No
 }
 
 Result<Conflict> read_conflict(const std::string& file, const YAML::Node& n) {
-  auto f = YamlFields::of(file, n, "conflict");
+  auto f = util::YamlFields::of(file, n, "conflict");
   if (!f) return std::unexpected(f.error());
   Conflict c;
   c.id = f->required_string("id");
@@ -59,10 +59,10 @@ Result<EngineLintFacts> read_engine_facts(const std::string& file, const std::st
   auto dialect = read_engine(file, n, name);
   if (!dialect) return std::unexpected(dialect.error());
   e.engine = *dialect;
-  auto f = YamlFields::of(file, n, "engine '" + name + "'");
+  auto f = util::YamlFields::of(file, n, "engine '" + name + "'");
   if (!f) return std::unexpected(f.error());
   if (f->has("parallelism")) {
-    auto p = YamlFields::of(file, f->node("parallelism"), "parallelism");
+    auto p = util::YamlFields::of(file, f->node("parallelism"), "parallelism");
     if (!p) return std::unexpected(p.error());
     e.parallelism = {p->string("tp"), p->string("pp"), p->string("dp"), p->string("ep"), p->string("dp_attention"), p->string("nnodes")};
     if (auto done = p->finish(); !done) return std::unexpected(done.error());
@@ -80,7 +80,7 @@ Result<EngineLintFacts> read_engine_facts(const std::string& file, const std::st
 Result<void> read_arch(LintFacts& out, const std::string& text, const std::string& file) {
   auto doc = util::load_yaml_string(text, file);
   if (!doc) return std::unexpected(doc.error());
-  auto f = YamlFields::of(file, doc->root, "arch rules");
+  auto f = util::YamlFields::of(file, doc->root, "arch rules");
   if (!f) return std::unexpected(f.error());
   for (const auto& item : f->node("requirements")) {
     auto r = read_requirement(file, item);
@@ -93,7 +93,7 @@ Result<void> read_arch(LintFacts& out, const std::string& text, const std::strin
 Result<void> read_lint(LintFacts& out, const std::string& text, const std::string& file) {
   auto doc = util::load_yaml_string(text, file);
   if (!doc) return std::unexpected(doc.error());
-  auto f = YamlFields::of(file, doc->root, "recipe lint facts");
+  auto f = util::YamlFields::of(file, doc->root, "recipe lint facts");
   if (!f) return std::unexpected(f.error());
   for (const auto& kv : f->node("engines")) {
     auto e = read_engine_facts(file, kv.first.Scalar(), kv.second);
@@ -101,7 +101,7 @@ Result<void> read_lint(LintFacts& out, const std::string& text, const std::strin
     out.engines.push_back(std::move(*e));
   }
   if (f->has("kernels")) {
-    auto k = YamlFields::of(file, f->node("kernels"), "kernels");
+    auto k = util::YamlFields::of(file, f->node("kernels"), "kernels");
     if (!k) return std::unexpected(k.error());
     out.moe_intermediate_multiple = k->integer("moe_intermediate_multiple", out.moe_intermediate_multiple);
     if (auto done = k->finish(); !done) return std::unexpected(done.error());
