@@ -1,6 +1,5 @@
 // `servebench bench`: one benchmark run, a drop-in for `python -m sglang.bench_serving` (same main
 // flags, same JSONL keys). Flags become a load::RunSpec; load::run does the work.
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -20,6 +19,7 @@
 #include "servebench/load/workload.hpp"
 #include "servebench/util/file_io.hpp"
 #include "servebench/util/json_text.hpp"
+#include "servebench/util/process_limits.hpp"
 
 namespace servebench::cli {
 namespace {
@@ -232,18 +232,9 @@ void note_range_ratio(const BenchFlags& f) {
   }
 }
 
-// One socket per stream: thousands of streams need more than the usual 1024 descriptors.
-void raise_open_file_limit() {
-  rlimit limit{};
-  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
-    limit.rlim_cur = limit.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &limit);
-  }
-}
-
 int run_bench(const BenchFlags& f) {
   load::RunSpec spec = run_spec(f);
-  raise_open_file_limit();
+  util::raise_open_file_limit();
   const load::WorkloadOptions workload = workload_options(f);
   auto control = need(load::EngineControl::create(spec.backend, spec.base_url, spec.api_key));
   need(control->check_health());

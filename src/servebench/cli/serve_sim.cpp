@@ -4,7 +4,6 @@
 // the --sim-* knobs. Prints one "listening on" line, serves until SIGINT/SIGTERM, exits 0.
 #include <fmt/format.h>
 #include <pthread.h>
-#include <sys/resource.h>
 
 #include <csignal>
 #include <cstdio>
@@ -15,6 +14,7 @@
 #include "servebench/cli/command.hpp"
 #include "servebench/cli/version.hpp"
 #include "servebench/sim/http_front.hpp"
+#include "servebench/util/process_limits.hpp"
 #include "servebench/util/strings.hpp"
 
 namespace servebench::cli {
@@ -293,15 +293,6 @@ class ShutdownSignals {
   sigset_t m_set{}, m_old{};
 };
 
-// One socket per stream: a large benchmark needs more than the usual 1024 descriptors.
-void raise_open_file_limit() {
-  rlimit limit{};
-  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
-    limit.rlim_cur = limit.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &limit);
-  }
-}
-
 void print_startup(const sim::Deployment& d, std::FILE* log) {
   if (log == nullptr) return;
   const auto& m = d.memory;
@@ -322,7 +313,7 @@ int serve(ServeSimFlags& f) {
   auto deployment = unwrap(resolve(f));
   const auto options = front_options(f);
   std::signal(SIGPIPE, SIG_IGN);  // a launcher that closed its end of our stdout must not kill us
-  raise_open_file_limit();
+  util::raise_open_file_limit();
   const ShutdownSignals signals;  // before any thread starts, so every thread inherits the mask
   print_startup(deployment, options.loop.log);
   sim::SimServer server(std::move(deployment), options);
