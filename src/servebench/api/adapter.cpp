@@ -3,6 +3,8 @@
 #include <array>
 #include <thread>
 
+#include <boost/json.hpp>
+
 #include "servebench/api/basic_adapter.hpp"
 #include "servebench/api/engine_adapters.hpp"
 
@@ -63,6 +65,41 @@ Backend default_backend(Engine e) {
     case Engine::sim: return Backend::sim;
   }
   return Backend::openai;
+}
+
+Engine engine_of(Backend b) {
+  switch (b) {
+    case Backend::sglang:
+    case Backend::sglang_oai:
+    case Backend::sglang_oai_chat: return Engine::sglang;
+    case Backend::vllm:
+    case Backend::vllm_chat: return Engine::vllm;
+    case Backend::llamacpp: return Engine::llamacpp;
+    case Backend::trtllm: return Engine::trtllm;
+    case Backend::openai:
+    case Backend::openai_chat: return Engine::openai;
+    case Backend::sim: return Engine::sim;
+  }
+  return Engine::openai;
+}
+
+boost::json::object to_json(const ServerFacts& f) {
+  namespace json = boost::json;
+  const auto opt = [](const std::optional<std::int64_t>& v) { return v ? json::value(*v) : json::value(nullptr); };
+  json::object o{{"engine", f.engine},
+                 {"version", f.version},
+                 {"model", f.model},
+                 {"context_length", opt(f.context_length)},
+                 {"kv_pool_tokens", opt(f.kv_pool_tokens)},
+                 {"max_running_requests", opt(f.max_running_requests)},
+                 {"speculative", nullptr}};
+  if (f.speculative) {
+    o["speculative"] = json::object{{"algorithm", f.speculative->algorithm},
+                                    {"num_steps", opt(f.speculative->num_steps)},
+                                    {"eagle_topk", opt(f.speculative->eagle_topk)},
+                                    {"num_draft_tokens", opt(f.speculative->num_draft_tokens)}};
+  }
+  return o;
 }
 
 Pacer& sleeping_pacer() {

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include <boost/json/object.hpp>
+
 #include "servebench/api/client_request.hpp"
 #include "servebench/api/flag_registry.hpp"
 #include "servebench/http/exchange.hpp"
@@ -22,6 +24,7 @@ std::string_view to_string(Engine e);
 util::Result<Engine> parse_engine(std::string_view name);  // bad_input listing the names
 Dialect dialect_of(Engine e);                              // sim -> sglang, openai -> generic
 Backend default_backend(Engine e);                         // the load generator's route for the engine
+Engine engine_of(Backend b);                               // the engine a load-generator backend talks to
 
 // Server-side counters at one moment (from /metrics); absent when the engine does not export one.
 struct Counters {
@@ -45,6 +48,8 @@ struct ServerFacts {
   std::optional<SpeculativeFacts> speculative;
   std::string raw_json;  // {"<route>": <body as read>, ...}
 };
+// The facts as server_facts.json and bench results carry them; what the engine did not say is null.
+boost::json::object to_json(const ServerFacts& f);
 
 struct Health {
   bool ready = false;

@@ -10,25 +10,6 @@ namespace {
 
 namespace json = boost::json;
 
-json::value opt(const std::optional<std::int64_t>& v) { return v ? json::value(*v) : json::value(nullptr); }
-
-json::object facts_object(const api::ServerFacts& f) {
-  json::object o{{"version", f.version},
-                 {"model", f.model},
-                 {"context_length", opt(f.context_length)},
-                 {"kv_pool_tokens", opt(f.kv_pool_tokens)},
-                 {"max_running_requests", opt(f.max_running_requests)}};
-  if (f.speculative) {
-    o["speculative"] = json::object{{"algorithm", f.speculative->algorithm},
-                                    {"num_steps", opt(f.speculative->num_steps)},
-                                    {"eagle_topk", opt(f.speculative->eagle_topk)},
-                                    {"num_draft_tokens", opt(f.speculative->num_draft_tokens)}};
-  } else {
-    o["speculative"] = nullptr;
-  }
-  return o;
-}
-
 json::object env_object(const ArmSpec& arm) {
   json::object env;
   for (const auto& e : arm.env) env[e.name] = e.value;
@@ -76,7 +57,7 @@ CapturedFacts capture_facts(const ArmSpec& arm, ArmServer& server, const util::W
     o["raw"] = json::object{};
     return out;
   }
-  o["facts"] = facts_object(*facts);
+  o["facts"] = api::to_json(*facts);
   out.limits = {facts->context_length, facts->kv_pool_tokens, facts->max_running_requests};
   auto raw = util::parse_json(facts->raw_json.empty() ? "{}" : facts->raw_json, "server facts");
   o["raw"] = raw ? *raw : json::value(json::object{});

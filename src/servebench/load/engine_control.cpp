@@ -31,26 +31,6 @@ class AuthExchange final : public http::Exchange {
   std::string m_key;
 };
 
-json::value opt(const std::optional<std::int64_t>& v) { return v ? json::value(*v) : json::value(nullptr); }
-
-json::object facts_json(const api::ServerFacts& f) {
-  json::object o{{"engine", f.engine},
-                 {"version", f.version},
-                 {"model", f.model},
-                 {"context_length", opt(f.context_length)},
-                 {"kv_pool_tokens", opt(f.kv_pool_tokens)},
-                 {"max_running_requests", opt(f.max_running_requests)}};
-  if (f.speculative) {
-    o["speculative"] = json::object{{"algorithm", f.speculative->algorithm},
-                                    {"num_steps", opt(f.speculative->num_steps)},
-                                    {"eagle_topk", opt(f.speculative->eagle_topk)},
-                                    {"num_draft_tokens", opt(f.speculative->num_draft_tokens)}};
-  } else {
-    o["speculative"] = nullptr;
-  }
-  return o;
-}
-
 }  // namespace
 
 struct EngineControl::Impl {
@@ -66,22 +46,6 @@ struct EngineControl::Impl {
     return *facts;
   }
 };
-
-api::Engine engine_of(api::Backend b) {
-  switch (b) {
-    case api::Backend::sglang:
-    case api::Backend::sglang_oai:
-    case api::Backend::sglang_oai_chat: return api::Engine::sglang;
-    case api::Backend::vllm:
-    case api::Backend::vllm_chat: return api::Engine::vllm;
-    case api::Backend::llamacpp: return api::Engine::llamacpp;
-    case api::Backend::trtllm: return api::Engine::trtllm;
-    case api::Backend::openai:
-    case api::Backend::openai_chat: return api::Engine::openai;
-    case api::Backend::sim: return api::Engine::sim;
-  }
-  return api::Engine::openai;
-}
 
 Vocabulary safe_vocabulary(std::optional<std::int64_t> reported_size) {
   const std::int64_t size = reported_size && *reported_size > 1 ? *reported_size : 32000;
@@ -103,7 +67,7 @@ util::Result<std::unique_ptr<EngineControl>> EngineControl::create(api::Backend 
   auto client = http::BlockingClient::create(base_url);
   if (!client) return std::unexpected(client.error());
   auto impl = std::make_unique<Impl>();
-  impl->adapter = api::make_adapter(engine_of(backend));
+  impl->adapter = api::make_adapter(api::engine_of(backend));
   impl->exchange = std::make_unique<AuthExchange>(std::move(*client), api_key);
   impl->timeout = timeout;
   return std::unique_ptr<EngineControl>(new EngineControl(std::move(impl)));
@@ -159,7 +123,7 @@ boost::json::value EngineControl::server_info() {
 boost::json::object EngineControl::facts() {
   const auto& f = m_impl->server_facts();
   if (!f) return {{"error", f.error().message}};
-  return facts_json(*f);
+  return api::to_json(*f);
 }
 
 std::optional<Vocabulary> EngineControl::vocabulary() {

@@ -12,9 +12,6 @@
 
 namespace servebench::load {
 
-// The engine whose control plane a generation backend belongs to (sglang-oai → sglang, …).
-api::Engine engine_of(api::Backend b);
-
 // Ordinary ids for token-id prompts. Tokenizers put special tokens at the start (Llama 2: 0–2) or
 // at the end (Llama 3, Qwen, DeepSeek, GLM: above 128000), so prompts draw from
 // [min(1000, size/32), min(size, 30000)), ordinary in all of them; an unknown size uses 32000.

@@ -1,5 +1,6 @@
 #include "servebench/api/adapter.hpp"
 
+#include <boost/json.hpp>
 #include <gtest/gtest.h>
 
 namespace servebench::api {
@@ -29,6 +30,32 @@ TEST(EngineAdapter, FactoryBuildsTheNamedEngine) {
     EXPECT_EQ(to_string((*a)->engine()), name);
   }
   EXPECT_FALSE(make_adapter("tgi"));
+}
+
+TEST(EngineAdapter, BackendsMapToTheirEngines) {
+  EXPECT_EQ(engine_of(Backend::sglang_oai_chat), Engine::sglang);
+  EXPECT_EQ(engine_of(Backend::vllm_chat), Engine::vllm);
+  EXPECT_EQ(engine_of(Backend::openai_chat), Engine::openai);
+  EXPECT_EQ(engine_of(Backend::sim), Engine::sim);
+  for (Engine e : {Engine::sglang, Engine::vllm, Engine::llamacpp, Engine::trtllm, Engine::openai, Engine::sim}) {
+    EXPECT_EQ(engine_of(default_backend(e)), e);
+  }
+}
+
+TEST(ServerFacts, JsonHasEveryKeyWithNullForUnknown) {
+  ServerFacts f;
+  f.engine = "sim";
+  f.context_length = 270336;
+  f.speculative = SpeculativeFacts{"EAGLE3", 4, 1, std::nullopt};
+  const auto o = to_json(f);
+  EXPECT_EQ(o.at("engine").as_string(), "sim");
+  EXPECT_EQ(o.at("context_length").as_int64(), 270336);
+  EXPECT_TRUE(o.at("kv_pool_tokens").is_null());
+  EXPECT_TRUE(o.at("max_running_requests").is_null());
+  EXPECT_EQ(o.at("speculative").as_object().at("num_steps").as_int64(), 4);
+  EXPECT_TRUE(o.at("speculative").as_object().at("num_draft_tokens").is_null());
+  f.speculative.reset();
+  EXPECT_TRUE(to_json(f).at("speculative").is_null());
 }
 
 TEST(EngineAdapter, AcceptLengthFromSglangMeta) {
