@@ -72,6 +72,7 @@ class SglangAdapter final : public BasicAdapter {
   Result<ServerFacts> facts(http::Exchange& ex) override;
   Result<TokenIds> tokenize(http::Exchange& ex, std::string_view text, SpecialTokens special) override;
   Result<std::string> detokenize(http::Exchange& ex, std::span<const std::int32_t> tokens) override;
+  Result<std::optional<std::int64_t>> vocab_size(http::Exchange& ex) override;
 
  private:
   Result<bool> idle(http::Exchange& ex);
@@ -188,6 +189,16 @@ Result<std::string> SglangAdapter::detokenize(http::Exchange& ex, std::span<cons
   auto text = v->is_object() ? util::json_string(v->get_object(), "text") : std::nullopt;
   if (!text) return util::fail("POST /detokenize: no \"text\" in the response");
   return *text;
+}
+
+// SGLang does not publish its vocabulary size; the simulator does, in its /server_info `sim` block.
+Result<std::optional<std::int64_t>> SglangAdapter::vocab_size(http::Exchange& ex) {
+  if (m_flavour != SglangFlavour::sim) return std::optional<std::int64_t>{};
+  auto info = get_json(ex, "/server_info");
+  if (!info) return std::unexpected(info.error());
+  const auto* sim = info->is_object() ? info->get_object().if_contains("sim") : nullptr;
+  if (sim == nullptr || !sim->is_object()) return std::optional<std::int64_t>{};
+  return util::json_int(sim->get_object(), "vocab_size");
 }
 
 }  // namespace

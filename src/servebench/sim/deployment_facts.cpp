@@ -53,6 +53,7 @@ std::vector<Fact> sim_block(const Deployment& d) {
   return {
       {"hardware", d.hardware.name},
       {"model", d.model.name},
+      {"vocab_size", d.model.vocab_size},
       {"gpus", std::int64_t{d.gpus()}},
       {"context_length", d.context_length},
       {"weight_gb_per_gpu", (m.weight_bytes + m.draft_weight_bytes) / 1e9},

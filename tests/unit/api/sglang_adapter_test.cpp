@@ -171,5 +171,16 @@ TEST(SimAdapter, FactsSayTheEngineIsTheSimulator) {
   EXPECT_EQ(facts->engine, "sim");
 }
 
+TEST(SimAdapter, VocabularySizeComesFromTheSimBlock) {
+  SglangFixture sim(Engine::sim);
+  sim.ex.on(http::Method::get, "/server_info", 200, R"({"version":"x","sim":{"vocab_size":151552}})");
+  EXPECT_EQ(*sim.adapter->vocab_size(sim.ex), 151552);
+  SglangFixture no_block(Engine::sim);
+  no_block.ex.on(http::Method::get, "/server_info", 200, R"({"version":"x"})");
+  EXPECT_EQ(*no_block.adapter->vocab_size(no_block.ex), std::nullopt);
+  SglangFixture real;  // SGLang itself does not publish it: no request is made
+  EXPECT_EQ(*real.adapter->vocab_size(real.ex), std::nullopt);
+}
+
 }  // namespace
 }  // namespace servebench::api

@@ -68,6 +68,7 @@ TEST(ServerInfo, CarriesSglangKeysRecordedFlagsAndTheSimBlock) {
   EXPECT_EQ(info.at("recorded_flags").at("--moe-runner-backend"), "deep_gemm");
   EXPECT_EQ(info.at("sim").at("hardware"), "h200");
   EXPECT_EQ(info.at("sim").at("model"), "llama-3.1-8b");
+  EXPECT_EQ(info.at("sim").at("vocab_size"), 128256);  // the card's, so clients draw prompt ids from it
   EXPECT_TRUE(info.at("sim").as_object().contains("bandwidth_efficiency"));
 }
 
