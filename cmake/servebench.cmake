@@ -18,5 +18,7 @@ function(servebench_unit_test module)
   if(NOT T_LABELS)
     set(T_LABELS unit)
   endif()
+  # Every test file includes these; one precompiled header per test binary saves minutes on 2 cores.
+  target_precompile_headers(${exe} PRIVATE <gtest/gtest.h> <boost/json.hpp> <fmt/format.h>)
   gtest_discover_tests(${exe} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS "${T_LABELS}")
 endfunction()
