@@ -77,6 +77,9 @@ util::Result<ServerFacts> read_server_facts(const std::filesystem::path& file) {
   out.kv_pool_tokens = util::json_int(facts, "kv_pool_tokens");
   out.max_running_requests = util::json_int(facts, "max_running_requests");
   out.speculative = speculative_text(facts);
+  const json::object& sim = child(o, "sim");
+  out.sim_hardware = util::json_string(sim, "hardware").value_or("");
+  out.sim_time_scale = util::json_number(sim, "time_scale");
   return out;
 }
 

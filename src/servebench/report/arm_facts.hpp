@@ -16,6 +16,10 @@ struct ServerFacts {
   std::string engine, engine_version, model, launch, fingerprint, captured_at;
   std::optional<std::int64_t> gpus, context_length, kv_pool_tokens, max_running_requests;
   std::string speculative;  // "EAGLE3 steps 4, topk 1, draft tokens 5", "none", or "" (not recorded)
+  // serve-sim's `sim` block: the modeled GPU and how fast its virtual clock ran (empty/nullopt for a
+  // real engine).
+  std::string sim_hardware;
+  std::optional<double> sim_time_scale;
 };
 
 struct GateResult {

@@ -34,6 +34,30 @@ std::string issue_summary(const CampaignSet& set) {
   return fmt::format("{} ledger record{} unreadable ({}).", n, n == 1 ? " was" : "s were", util::join(parts, "; "));
 }
 
+// How to read the times: a simulator at --sim-time-scale s runs s× faster than the hardware it
+// models, and the campaign divides what it measured by s (ledger `time_base: "simulated"`).
+std::string time_base_line(const CampaignSet& set) {
+  int simulated = 0;
+  int real = 0;
+  for (const auto& p : set.points) {
+    const auto* base = p.record.extra.if_contains("time_base");
+    if (base == nullptr || !base->is_string()) continue;
+    (base->get_string() == "simulated" ? simulated : real) += 1;
+  }
+  if (simulated == 0) return "";
+  std::vector<std::string> scales;
+  for (const auto& a : set.arms) {
+    if (a.facts.sim_time_scale && *a.facts.sim_time_scale != 1) {
+      scales.push_back(fmt::format("{} ×{}", a.display, format_fixed(1 / *a.facts.sim_time_scale, 2)));
+    }
+  }
+  return fmt::format(
+      "Time base: {} point{} in simulated time — the simulator ran faster than the hardware it models ({}) and "
+      "every measured time was converted back, so latencies and throughputs read as that hardware's{}",
+      simulated, simulated == 1 ? "" : "s", scales.empty() ? std::string(k_not_recorded) : util::join(scales, ", "),
+      real == 0 ? "" : fmt::format("; {} point{} in real time", real, real == 1 ? "" : "s"));
+}
+
 std::vector<std::string> overview_items(const CampaignSet& set) {
   std::vector<std::string> items;
   for (const auto& run : set.runs) {
@@ -51,17 +75,24 @@ std::vector<std::string> overview_items(const CampaignSet& set) {
                                                                  ? std::string(k_not_recorded)
                                                                  : util::join(set.tool_versions, ", ")));
   items.push_back(status_counts(set));
+  if (auto line = time_base_line(set); !line.empty()) items.push_back(std::move(line));
   return items;
 }
 
 Table machine_table(const CampaignSet& set) {
-  Table t{{"arm", "engine", "engine version", "model", "GPUs", "facts captured at"},
-          {Align::left, Align::left, Align::left, Align::left, Align::right, Align::left},
+  Table t{{"arm", "engine", "engine version", "model", "GPUs", "hardware", "facts captured at"},
+          {Align::left, Align::left, Align::left, Align::left, Align::right, Align::left, Align::left},
           {}};
   for (const auto& a : set.arms) {
     const auto& f = a.facts;
+    std::string hardware = f.found ? "real GPUs" : std::string(k_not_recorded);
+    if (!f.sim_hardware.empty()) {
+      hardware = f.sim_time_scale && *f.sim_time_scale != 1
+                     ? fmt::format("{} (simulated, clock ×{})", f.sim_hardware, format_fixed(1 / *f.sim_time_scale, 2))
+                     : fmt::format("{} (simulated)", f.sim_hardware);
+    }
     t.rows.push_back({a.display, or_not_recorded(f.engine), or_not_recorded(f.engine_version), or_not_recorded(f.model),
-                      or_not_recorded(f.gpus), or_not_recorded(f.captured_at)});
+                      or_not_recorded(f.gpus), std::move(hardware), or_not_recorded(f.captured_at)});
   }
   return t;
 }

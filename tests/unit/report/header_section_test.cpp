@@ -30,3 +30,21 @@ TEST(HeaderSection, TornLedgerLineIsReportedAndMissingFactsAreNotRecorded) {
   EXPECT_NE(md.find("| e7b | not recorded | not recorded"), std::string::npos) << md;
   EXPECT_NE(md.find("| percentile method "), std::string::npos);
 }
+
+TEST(HeaderSection, SimulatedArmsNameTheirHardwareAndTheTimeBase) {
+  Document doc;
+  add_header_section(fixture_set({"sim-run"}), doc);
+  const std::string md = markdown_of(doc);
+  EXPECT_NE(md.find("rtx-pro-6000 (simulated, clock ×5.00)"), std::string::npos) << md;
+  EXPECT_NE(md.find("Time base: 2 points in simulated time"), std::string::npos) << md;
+  EXPECT_NE(md.find("(e7b ×5.00)"), std::string::npos) << md;
+  EXPECT_EQ(md.find("in real time"), std::string::npos) << md;
+}
+
+TEST(HeaderSection, RealEnginesSayNothingAboutATimeBase) {
+  Document doc;
+  add_header_section(fixture_set({"two-arm"}), doc);
+  const std::string md = markdown_of(doc);
+  EXPECT_EQ(md.find("Time base"), std::string::npos) << md;
+  EXPECT_EQ(md.find("simulated"), std::string::npos) << md;
+}
