@@ -90,7 +90,7 @@ class Engine {
   bool slot_busy(int slot) const;
   void admit(int slot, BatchShape& shape, StepLog& log, std::int64_t& budget);
   bool try_admit(std::int32_t r, int slot, std::int64_t headroom, std::int64_t& host_load);
-  void continue_prefill(int slot, BatchShape& shape, std::int64_t& budget);
+  void continue_prefill(int slot, BatchShape& shape, StepLog& log, std::int64_t& budget);
   void add_decodes(int slot, BatchShape& shape, StepLog& log);
   bool make_room(std::int64_t tokens);
   void retract(std::int32_t r);

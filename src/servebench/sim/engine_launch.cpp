@@ -22,7 +22,7 @@ bool Engine::launch(int slot, VirtualTime at) {
   StepLog log;
   log.micro_batch = slot;
   std::int64_t budget = m_d.chunked_prefill_size;
-  continue_prefill(slot, shape, budget);
+  continue_prefill(slot, shape, log, budget);
   admit(slot, shape, log, budget);
   const bool prefill = shape.prefill_chunks > 0;
   if (!prefill || m_d.config.enable_mixed_chunk) add_decodes(slot, shape, log);
@@ -58,13 +58,16 @@ bool Engine::launch(int slot, VirtualTime at) {
   return true;
 }
 
-void Engine::continue_prefill(int slot, BatchShape& shape, std::int64_t& budget) {
+void Engine::continue_prefill(int slot, BatchShape& shape, StepLog& log, std::int64_t& budget) {
+  // The chunked request counts as a sequence of this prefill batch, as in SGLang's log.
   for (std::int32_t r : m_slots[static_cast<std::size_t>(slot)]) {
     Request& q = m_requests[static_cast<std::size_t>(r)];
     if (q.phase != Phase::prefill || budget <= 0) continue;
     q.chunk = std::min(budget, q.fill_target - q.filled);
     m_perf.add_prefill(shape, q.filled, q.chunk);
     budget -= q.chunk;
+    log.new_seq += 1;
+    log.new_tokens += q.chunk;
   }
 }
 

@@ -71,6 +71,24 @@ TEST(EngineLaunch, AdmissionIsFirstInFirstOut) {
   EXPECT_EQ(first_token_order, submitted);
 }
 
+TEST(EngineLaunch, EveryChunkOfAChunkedPrefillIsLoggedWithItsTokens) {
+  // SGLang counts the chunked request in each prefill batch it continues: 20,000 tokens at a chunk of
+  // 8,192 log 8192, 8192, 3616 — never a batch of 0 new tokens.
+  SimConfig c;
+  c.chunked_prefill_size = 8192;
+  Engine e(make_deployment(c).value());
+  (void)e.submit(request(20'000, 7, 2)).value();
+  std::vector<std::int64_t> chunks;
+  while (!e.idle()) {
+    for (const auto& l : e.step().logs) {
+      if (l.kind != BatchKind::prefill) continue;
+      EXPECT_EQ(l.new_seq, 1);
+      chunks.push_back(l.new_tokens);
+    }
+  }
+  EXPECT_EQ(chunks, (std::vector<std::int64_t>{8192, 8192, 3616}));
+}
+
 TEST(EngineLaunch, RunningAndPoolStayBoundedAtEveryStep) {
   SimConfig c;
   c.max_running_requests = 24;
