@@ -72,6 +72,9 @@ results::PointRecord to_point_record(const RunResult& r, const PointContext& ctx
   p.client.read_lag_p99_ms = r.client.read_lag_p99_ms;
   p.client.healthy = r.client.healthy;
   p.extra["time_base"] = r.time_scale == 1 ? "real" : "simulated";
+  // duration_s is in the modeled deployment's time like every other number; how long the point
+  // actually took on the wall clock (for the measured span) is kept beside it.
+  if (r.time_scale != 1) p.extra["wall_duration_s"] = p.duration_s * r.time_scale;
   return p;
 }
 

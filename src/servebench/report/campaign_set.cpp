@@ -65,7 +65,10 @@ std::size_t arm_index(const CampaignSet& set, std::size_t run, const std::string
 void track_time(CampaignSet& set, const results::PointRecord& p, util::WallTime& first, util::WallTime& last) {
   util::WallTime start;
   if (p.started_at.empty() || !util::parse_utc(p.started_at, start)) return;
-  const double seconds = std::isfinite(p.duration_s) && p.duration_s > 0 ? p.duration_s : 0.0;
+  // A simulator point's duration_s is simulated time; its wall-clock duration is kept beside it.
+  const auto* wall = p.extra.if_contains("wall_duration_s");
+  const double duration = wall != nullptr && wall->is_number() ? wall->to_number<double>() : p.duration_s;
+  const double seconds = std::isfinite(duration) && duration > 0 ? duration : 0.0;
   const auto end = start + std::chrono::duration_cast<util::WallTime::duration>(std::chrono::duration<double>(seconds));
   if (set.first_start.empty() || start < first) first = start;
   if (set.last_end.empty() || end > last) last = end;

@@ -41,5 +41,16 @@ TEST(PointMapping, UnhealthyClientMakesTheRunInvalid) {
   EXPECT_FALSE(p.client.healthy);
 }
 
+TEST(PointMapping, SimulatedTimeKeepsTheWallDurationBeside) {
+  RunResult r = testing::small_run();
+  const results::PointRecord real = to_point_record(r, {});
+  EXPECT_EQ(real.extra.at("time_base").as_string(), "real");
+  EXPECT_EQ(real.extra.if_contains("wall_duration_s"), nullptr);
+  r.time_scale = 0.2;
+  const results::PointRecord sim = to_point_record(r, {});
+  EXPECT_EQ(sim.extra.at("time_base").as_string(), "simulated");
+  EXPECT_DOUBLE_EQ(sim.extra.at("wall_duration_s").as_double(), sim.duration_s * 0.2);
+}
+
 }  // namespace
 }  // namespace servebench::load

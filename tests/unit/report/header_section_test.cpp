@@ -39,6 +39,8 @@ TEST(HeaderSection, SimulatedArmsNameTheirHardwareAndTheTimeBase) {
   EXPECT_NE(md.find("Time base: 2 points in simulated time"), std::string::npos) << md;
   EXPECT_NE(md.find("(e7b ×5.00)"), std::string::npos) << md;
   EXPECT_EQ(md.find("in real time"), std::string::npos) << md;
+  // The span ends at the wall-clock end of the last point (09:01:48 + 69.1 s × 0.2), not its simulated end.
+  EXPECT_NE(md.find("Measured: 2026-11-22T09:00:00Z to 2026-11-22T09:02:01Z"), std::string::npos) << md;
 }
 
 TEST(HeaderSection, RealEnginesSayNothingAboutATimeBase) {
