@@ -113,4 +113,27 @@ std::string token_array(std::span<const std::int32_t> tokens) {
   return out;
 }
 
+util::Result<TokenIds> post_tokenize(http::Exchange& ex, const TokenizeRoute& r, std::string_view text,
+                                     SpecialTokens special) {
+  std::string body;
+  JsonWriter json(body);
+  json.begin_object();
+  json.member(r.text_key, text);
+  if (!r.special_key.empty()) json.member(r.special_key, special == SpecialTokens::add);
+  json.end_object();
+  auto v = post_json(ex, r.route, body);
+  if (!v) return std::unexpected(v.error());
+  return token_ids_of(v->is_object() ? v->get_object().if_contains("tokens") : nullptr,
+                      fmt::format("POST {}", r.route));
+}
+
+util::Result<std::string> post_detokenize(http::Exchange& ex, std::span<const std::int32_t> tokens,
+                                          std::string_view text_key) {
+  auto v = post_json(ex, "/detokenize", "{\"tokens\":" + token_array(tokens) + "}");
+  if (!v) return std::unexpected(v.error());
+  auto text = v->is_object() ? util::json_string(v->get_object(), text_key) : std::nullopt;
+  if (!text) return util::failf(util::ErrorKind::failed, "POST /detokenize: no \"{}\" in the response", text_key);
+  return *text;
+}
+
 }  // namespace servebench::api

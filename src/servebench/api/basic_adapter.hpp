@@ -48,4 +48,17 @@ util::Result<TokenIds> token_ids_of(const boost::json::value* array, std::string
 // JSON array text of token ids.
 std::string token_array(std::span<const std::int32_t> tokens);
 
+// How an engine spells its tokenize call: POST `route` with {text_key: text, special_key: bool}
+// (special_key empty: not sent) answering {"tokens": [...]}.
+struct TokenizeRoute {
+  std::string_view route = "/tokenize";
+  std::string_view text_key = "prompt";
+  std::string_view special_key = "add_special_tokens";
+};
+util::Result<TokenIds> post_tokenize(http::Exchange& ex, const TokenizeRoute& r, std::string_view text,
+                                     SpecialTokens special);
+// POST /detokenize {"tokens": [...]}; the text is under `text_key` of the answer.
+util::Result<std::string> post_detokenize(http::Exchange& ex, std::span<const std::int32_t> tokens,
+                                          std::string_view text_key);
+
 }  // namespace servebench::api

@@ -5,7 +5,6 @@
 #include "servebench/api/basic_adapter.hpp"
 #include "servebench/api/control_call.hpp"
 #include "servebench/api/engine_adapters.hpp"
-#include "servebench/api/json_writer.hpp"
 #include "servebench/util/json_text.hpp"
 
 namespace servebench::api {
@@ -146,23 +145,12 @@ Result<ServerFacts> LlamacppAdapter::facts(http::Exchange& ex) {
 }
 
 Result<TokenIds> LlamacppAdapter::tokenize(http::Exchange& ex, std::string_view text, SpecialTokens special) {
-  std::string body;
-  JsonWriter json(body);
-  json.begin_object();
-  json.member("content", text);
-  json.member("add_special", special == SpecialTokens::add);  // llama.cpp defaults to false
-  json.end_object();
-  auto v = post_json(ex, "/tokenize", body);
-  if (!v) return std::unexpected(v.error());
-  return token_ids_of(v->is_object() ? v->get_object().if_contains("tokens") : nullptr, "POST /tokenize");
+  // llama.cpp spells it {"content", "add_special"} and defaults add_special to false.
+  return post_tokenize(ex, {.route = "/tokenize", .text_key = "content", .special_key = "add_special"}, text, special);
 }
 
 Result<std::string> LlamacppAdapter::detokenize(http::Exchange& ex, std::span<const std::int32_t> tokens) {
-  auto v = post_json(ex, "/detokenize", "{\"tokens\":" + token_array(tokens) + "}");
-  if (!v) return std::unexpected(v.error());
-  auto text = v->is_object() ? util::json_string(v->get_object(), "content") : std::nullopt;
-  if (!text) return util::fail("POST /detokenize: no \"content\" in the response");
-  return *text;
+  return post_detokenize(ex, tokens, "content");
 }
 
 Result<std::optional<std::int64_t>> LlamacppAdapter::vocab_size(http::Exchange& ex) {

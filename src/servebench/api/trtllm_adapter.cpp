@@ -6,7 +6,6 @@
 #include "servebench/api/basic_adapter.hpp"
 #include "servebench/api/control_call.hpp"
 #include "servebench/api/engine_adapters.hpp"
-#include "servebench/api/json_writer.hpp"
 #include "servebench/util/json_text.hpp"
 
 namespace servebench::api {
@@ -102,15 +101,8 @@ Result<ServerFacts> TrtllmAdapter::facts(http::Exchange& ex) {
 }
 
 // Only the newest trtllm-serve has this internal route; others answer 404.
-Result<TokenIds> TrtllmAdapter::tokenize(http::Exchange& ex, std::string_view text, SpecialTokens) {
-  std::string body;
-  JsonWriter json(body);
-  json.begin_object();
-  json.member("prompt", text);
-  json.end_object();
-  auto v = post_json(ex, "/_internal/tokenize", body);
-  if (!v) return std::unexpected(v.error());
-  return token_ids_of(v->is_object() ? v->get_object().if_contains("tokens") : nullptr, "POST /_internal/tokenize");
+Result<TokenIds> TrtllmAdapter::tokenize(http::Exchange& ex, std::string_view text, SpecialTokens special) {
+  return post_tokenize(ex, {.route = "/_internal/tokenize", .text_key = "prompt", .special_key = ""}, text, special);
 }
 
 }  // namespace

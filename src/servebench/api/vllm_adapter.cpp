@@ -4,7 +4,6 @@
 #include "servebench/api/basic_adapter.hpp"
 #include "servebench/api/control_call.hpp"
 #include "servebench/api/engine_adapters.hpp"
-#include "servebench/api/json_writer.hpp"
 #include "servebench/util/json_text.hpp"
 #include "servebench/util/strings.hpp"
 
@@ -141,23 +140,11 @@ Result<ServerFacts> VllmAdapter::facts(http::Exchange& ex) {
 }
 
 Result<TokenIds> VllmAdapter::tokenize(http::Exchange& ex, std::string_view text, SpecialTokens special) {
-  std::string body;
-  JsonWriter json(body);
-  json.begin_object();
-  json.member("prompt", text);
-  json.member("add_special_tokens", special == SpecialTokens::add);
-  json.end_object();
-  auto v = post_json(ex, "/tokenize", body);
-  if (!v) return std::unexpected(v.error());
-  return token_ids_of(v->is_object() ? v->get_object().if_contains("tokens") : nullptr, "POST /tokenize");
+  return post_tokenize(ex, {}, text, special);
 }
 
 Result<std::string> VllmAdapter::detokenize(http::Exchange& ex, std::span<const std::int32_t> tokens) {
-  auto v = post_json(ex, "/detokenize", "{\"tokens\":" + token_array(tokens) + "}");
-  if (!v) return std::unexpected(v.error());
-  auto text = v->is_object() ? util::json_string(v->get_object(), "prompt") : std::nullopt;
-  if (!text) return util::fail("POST /detokenize: no \"prompt\" in the response");
-  return *text;
+  return post_detokenize(ex, tokens, "prompt");
 }
 
 }  // namespace
