@@ -1,5 +1,7 @@
 #include "servebench/campaign/gate.hpp"
 
+#include <algorithm>
+
 #include <boost/json.hpp>
 #include <fmt/format.h>
 
@@ -113,6 +115,25 @@ std::string tools_body() {
                                          {"tool_choice", "auto"}});
 }
 
+// The function names of the reply's tool calls (choices[0].message.tool_calls[].function.name).
+std::vector<std::string> called_functions(const std::string& body) {
+  std::vector<std::string> names;
+  auto v = util::parse_json(body, "tool reply");
+  const auto* o = v ? v->if_object() : nullptr;
+  const auto* choices = o ? o->if_contains("choices") : nullptr;
+  if (choices == nullptr || !choices->is_array() || choices->get_array().empty()) return names;
+  const auto* choice = choices->get_array()[0].if_object();
+  const auto* message = choice ? choice->if_contains("message") : nullptr;
+  const auto* calls = message && message->is_object() ? message->get_object().if_contains("tool_calls") : nullptr;
+  if (calls == nullptr || !calls->is_array()) return names;
+  for (const auto& call : calls->get_array()) {
+    const auto* fn = call.is_object() ? call.get_object().if_contains("function") : nullptr;
+    if (fn == nullptr || !fn->is_object()) continue;
+    if (auto name = util::json_string(fn->get_object(), "name")) names.push_back(*name);
+  }
+  return names;
+}
+
 ProbeResult tool_probe(const ArmSpec& arm, http::Exchange& ex, const std::string& model) {
   ProbeResult p;
   p.name = "tool_call";
@@ -129,12 +150,14 @@ ProbeResult tool_probe(const ArmSpec& arm, http::Exchange& ex, const std::string
     p.detail = fmt::format("request failed: {}", reply.error().message);
     return p;
   }
-  const bool named = reply->body.find(fmt::format("\"{}\"", k_tool_name)) != std::string::npos;
+  const auto called = called_functions(reply->body);
+  const bool named = std::find(called.begin(), called.end(), k_tool_name) != called.end();
   p.passed = reply->finish == api::FinishReason::tool_calls && named;
   p.correct = p.passed ? 1 : 0;
   if (!p.passed) {
-    p.detail = fmt::format("expected a call of {} with finish_reason tool_calls, got finish_reason '{}'", k_tool_name,
-                           api::to_string(reply->finish));
+    p.detail = fmt::format("expected a call of {} with finish_reason tool_calls, got finish_reason '{}'{}", k_tool_name,
+                           api::to_string(reply->finish),
+                           called.empty() ? "" : fmt::format(" and called {}", util::join(called, ", ")));
   }
   return p;
 }

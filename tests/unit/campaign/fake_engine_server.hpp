@@ -18,7 +18,7 @@
 
 namespace servebench::campaign::testing {
 
-enum class GateMode { correct, wrong_answers, varying_text, no_tool_call, http_error };
+enum class GateMode { correct, wrong_answers, varying_text, no_tool_call, wrong_tool, http_error };
 
 class FakeEngineServer {
  public:
@@ -86,11 +86,15 @@ class FakeEngineServer {
         {"usage", boost::json::object{{"prompt_tokens", 10}, {"completion_tokens", 6}, {"total_tokens", 16}}}});
   }
 
-  static std::string tool_reply() {
-    return R"({"id":"chat-2","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant",)"
-           R"("content":null,"tool_calls":[{"id":"call-1","type":"function","function":{"name":"get_weather",)"
-           R"("arguments":"{\"city\": \"Paris\"}"}}]},"finish_reason":"tool_calls"}],)"
-           R"("usage":{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19}})";
+  // wrong_tool: a call of another function, under a call id that happens to read "get_weather".
+  std::string tool_reply() const {
+    const bool wrong = m_mode == GateMode::wrong_tool;
+    return fmt::format(
+        R"({{"id":"chat-2","object":"chat.completion","choices":[{{"index":0,"message":{{"role":"assistant",)"
+        R"("content":null,"tool_calls":[{{"id":"{}","type":"function","function":{{"name":"{}",)"
+        R"("arguments":"{{\"city\": \"Paris\"}}"}}}}]}},"finish_reason":"tool_calls"}}],)"
+        R"("usage":{{"prompt_tokens":10,"completion_tokens":9,"total_tokens":19}}}})",
+        wrong ? "get_weather" : "call-1", wrong ? "get_time" : "get_weather");
   }
 
   http::Response chat(const http::ServerRequest& r) {

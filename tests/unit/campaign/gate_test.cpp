@@ -68,6 +68,13 @@ TEST(Gate, ADeclaredToolParserThatNeverCallsFails) {
   EXPECT_NE(g.probes[2].detail.find("finish_reason 'stop'"), std::string::npos) << g.probes[2].detail;
 }
 
+TEST(Gate, ACallOfAnotherFunctionFailsTheToolProbe) {
+  FakeEngineServer server(GateMode::wrong_tool);
+  const auto g = gate_against(server, arm(true));
+  EXPECT_FALSE(g.probes[2].passed);
+  EXPECT_NE(g.probes[2].detail.find("called get_time"), std::string::npos) << g.probes[2].detail;
+}
+
 TEST(Gate, ServerErrorsFailTheProbesWithTheReason) {
   FakeEngineServer server(GateMode::http_error);
   const auto g = gate_against(server, arm(false));
