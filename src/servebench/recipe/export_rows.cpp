@@ -62,7 +62,7 @@ std::vector<results::CookbookRow> export_rows(const Catalog& catalog, const std:
       const ArmFacts* facts = evidence.arm(key.first, key.second);
       results::CookbookRow row;
       row.match = to_pairs(catalog, *selection);
-      row.sglang_version = facts != nullptr ? facts->version : "";
+      row.sglang_version = facts != nullptr ? results::cookbook_engine_version(facts->engine, facts->version) : "";
       for (const auto* p : points) row.speed.push_back(results::cookbook_speed_from_point(p->point, catalog.benchmark.dataset));
       row.notes = notes_for(*points.front(), facts);
       rows.push_back(std::move(row));

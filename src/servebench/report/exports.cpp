@@ -160,7 +160,7 @@ void write_cookbook_rows(const CampaignSet& set, std::ostream& out) {
     const Arm& arm = set.arms[a];
     results::CookbookRow row;
     row.match = {{"arm", arm.display}, {"campaign", set.runs[arm.run].campaign_name()}};
-    row.sglang_version = arm.facts.engine_version;
+    row.sglang_version = results::cookbook_engine_version(arm.facts.engine, arm.facts.engine_version);
     row.notes = cookbook_notes(set, arm);
     for (const auto& p : set.points) {
       if (p.arm == a && is_ok(&p) && !p.record.request_rate)

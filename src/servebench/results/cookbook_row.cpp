@@ -85,6 +85,13 @@ util::Result<void> read_match(const json::object& o, CookbookRow& row) {
 
 }  // namespace
 
+std::string cookbook_engine_version(std::string_view engine, std::string_view version) {
+  if (version.empty()) return "";
+  if (engine == "sglang" || engine.empty()) return std::string(version);
+  if (engine == "sim") return fmt::format("sim {} (servebench serve-sim)", version);
+  return fmt::format("{} {}", engine, version);
+}
+
 CookbookSpeed cookbook_speed_from_point(const PointRecord& p, std::string dataset) {
   SB_CHECK(p.status == PointStatus::ok);
   CookbookSpeed s;

@@ -49,6 +49,11 @@ struct CookbookRow {
 // × (isl + osl) / osl (the cookbook's own formula). SB_CHECKs that the point is `ok`.
 CookbookSpeed cookbook_speed_from_point(const PointRecord& p, std::string dataset = "random");
 
+// The cookbook's `sglang_version` for an arm of `engine` that reported `version`: the version as is
+// for SGLang; otherwise prefixed with the engine (`sim 0.1.0 (servebench serve-sim)`, `vllm 0.11.0`), so
+// a simulator or another engine's version can never pass for an SGLang release. Empty stays empty.
+std::string cookbook_engine_version(std::string_view engine, std::string_view version);
+
 // The row as the cookbook writes it. Numbers are rounded as the cookbook shows them: ttft_ms and
 // tokens_per_sec_per_gpu to 1 decimal, tpot_ms to 2 decimals (half away from zero).
 boost::json::object to_json(const CookbookRow& row);

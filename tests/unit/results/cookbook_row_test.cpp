@@ -101,3 +101,10 @@ TEST(CookbookRow, RejectsARowWithoutMatchOrWithABadSpeed) {
   ASSERT_FALSE(bad_speed);
   EXPECT_NE(bad_speed.error().message.find("speed[0].workload"), std::string::npos);
 }
+
+TEST(CookbookRow, EngineVersionNamesEveryEngineButSglang) {
+  EXPECT_EQ(servebench::results::cookbook_engine_version("sglang", "0.5.9"), "0.5.9");
+  EXPECT_EQ(servebench::results::cookbook_engine_version("sim", "0.1.0"), "sim 0.1.0 (servebench serve-sim)");
+  EXPECT_EQ(servebench::results::cookbook_engine_version("vllm", "0.11.0"), "vllm 0.11.0");
+  EXPECT_EQ(servebench::results::cookbook_engine_version("sim", ""), "");
+}
