@@ -47,7 +47,7 @@ std::string time_base_line(const CampaignSet& set) {
   if (simulated == 0) return "";
   std::vector<std::string> scales;
   for (const auto& a : set.arms) {
-    if (a.facts.sim_time_scale && *a.facts.sim_time_scale != 1) {
+    if (a.facts.sim_time_scale && *a.facts.sim_time_scale != 1 && *a.facts.sim_time_scale != 0) {
       scales.push_back(fmt::format("{} ×{}", a.display, format_fixed(1 / *a.facts.sim_time_scale, 2)));
     }
   }
@@ -87,9 +87,10 @@ Table machine_table(const CampaignSet& set) {
     const auto& f = a.facts;
     std::string hardware = f.found ? "real GPUs" : std::string(k_not_recorded);
     if (!f.sim_hardware.empty()) {
-      hardware = f.sim_time_scale && *f.sim_time_scale != 1
-                     ? fmt::format("{} (simulated, clock ×{})", f.sim_hardware, format_fixed(1 / *f.sim_time_scale, 2))
-                     : fmt::format("{} (simulated)", f.sim_hardware);
+      const double scale = f.sim_time_scale.value_or(1);
+      hardware = scale == 0   ? fmt::format("{} (simulated untimed: times are not the hardware's)", f.sim_hardware)
+                 : scale != 1 ? fmt::format("{} (simulated, clock ×{})", f.sim_hardware, format_fixed(1 / scale, 2))
+                              : fmt::format("{} (simulated)", f.sim_hardware);
     }
     t.rows.push_back({a.display, or_not_recorded(f.engine), or_not_recorded(f.engine_version), or_not_recorded(f.model),
                       or_not_recorded(f.gpus), std::move(hardware), or_not_recorded(f.captured_at)});
