@@ -50,3 +50,12 @@ TEST(HeaderSection, RealEnginesSayNothingAboutATimeBase) {
   EXPECT_EQ(md.find("Time base"), std::string::npos) << md;
   EXPECT_EQ(md.find("simulated"), std::string::npos) << md;
 }
+
+TEST(HeaderSection, AnUntimedSimulatorIsMarkedAsSuch) {
+  CampaignSet set = fixture_set({"sim-run"});
+  for (auto& a : set.arms) a.facts.sim_time_scale = 0.0;
+  Document doc;
+  add_header_section(set, doc);
+  const std::string md = markdown_of(doc);
+  EXPECT_NE(md.find("rtx-pro-6000 (simulated untimed: times are not the hardware's)"), std::string::npos) << md;
+}
