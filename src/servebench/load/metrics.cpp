@@ -92,6 +92,21 @@ void peak_buckets(std::span<const RequestRecord> records, std::span<const ChunkM
   m.max_concurrent_requests = *std::max_element(active.begin(), active.end());
 }
 
+// The exact peak of requests in flight (sent, not yet done), failed ones included: a sweep over
+// the start and end instants, ends before starts at the same instant.
+std::int64_t peak_in_flight(std::span<const RequestRecord> records) {
+  std::vector<std::pair<std::int64_t, int>> edges;
+  edges.reserve(records.size() * 2);
+  for (const RequestRecord& r : records) {
+    edges.emplace_back(r.sent.count(), +1);
+    edges.emplace_back(std::max(r.done, r.sent).count(), -1);
+  }
+  std::sort(edges.begin(), edges.end());
+  std::int64_t now = 0, peak = 0;
+  for (const auto& [at, delta] : edges) peak = std::max(peak, now += delta);
+  return peak;
+}
+
 GoodputResult goodput(std::span<const RequestRecord> records, const GoodputSlo& slo, double seconds,
                       std::int64_t completed) {
   GoodputResult g;
@@ -188,6 +203,7 @@ RunMetrics compute_metrics(std::span<const RequestRecord> records, std::span<con
   const double seconds = util::to_seconds(m.duration);
   m.concurrency = seconds > 0 ? e2e_sum_s / seconds : 0;
   if (!records.empty()) peak_buckets(records, chunks, first_sent, last_done, m);
+  m.peak_in_flight = peak_in_flight(records);
   if (options.goodput.any()) m.goodput = goodput(records, options.goodput, seconds, m.completed);
   m.native_accept_length = native_accept_length(records);
   return m;

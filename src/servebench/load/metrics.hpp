@@ -52,6 +52,7 @@ struct RunMetrics {
   double concurrency = 0;               // Σ E2E / duration (Little's law)
   double max_output_tokens_per_s = 0;   // peak 1-s bucket
   std::int64_t max_concurrent_requests = 0;  // peak 1-s bucket
+  std::int64_t peak_in_flight = 0;           // exact: most requests between sent and done at one instant
   std::optional<GoodputResult> goodput;
   std::optional<double> native_accept_length;  // Σ completion tokens / Σ spec_verify_ct
   std::vector<double> shown_percentiles;       // MetricOptions::percentiles, for tables

@@ -101,6 +101,7 @@ json::object servebench_keys(const RunResult& r) {
   out["output_token_mismatches"] = m.output_mismatches;
   out["input_token_mismatches"] = m.input_mismatches;
   out["output_count_fallbacks"] = m.output_count_fallbacks;
+  out["peak_in_flight"] = m.peak_in_flight;
   add_stat_keys(out, "itl_token", m.itl_token_ms);
   add_interactivity(out, m.tpot_ms);
   out["gpus"] = r.echo.gpus ? json::value(*r.echo.gpus) : json::value(nullptr);

@@ -52,6 +52,7 @@ void servebench_block(std::string& out, const RunResult& r) {
     if (m.errors_by_kind[k] > 0) line(out, fmt::format("  {}:", to_string(static_cast<RequestError>(k))), m.errors_by_kind[k]);
   }
   line(out, "Output token count mismatches:", m.output_mismatches);
+  line(out, "Peak requests in flight (exact):", m.peak_in_flight);
   line(out, "Median ITL per token (ms):", m.itl_token_ms.median);
   line(out, "Median interactivity (tok/s/user):", interactivity(m.tpot_ms.median));
   if (m.total_throughput_per_gpu) line(out, "Total token throughput per GPU (tok/s):", *m.total_throughput_per_gpu);

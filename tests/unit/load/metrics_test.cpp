@@ -194,6 +194,7 @@ TEST(Metrics, PeakConcurrencyCountsOneSecondBuckets) {
   std::vector<ChunkMark> chunks{{2'500'000'000, 0, 1}, {1'300'000'000, 1, 1}, {3'100'000'000, 2, 1}};
   const RunMetrics m = compute_metrics(records, chunks, {});
   EXPECT_EQ(m.max_concurrent_requests, 3);  // bucket 1 (1-2 s) sees all three
+  EXPECT_EQ(m.peak_in_flight, 2);  // but never more than two at once: [1200, 1300] ends before 1900
   EXPECT_DOUBLE_EQ(m.max_output_tokens_per_s, 1.0);
   EXPECT_TRUE(std::isnan(m.tpot_ms.mean));  // every request produced one token
   EXPECT_TRUE(std::isnan(interactivity(m.tpot_ms.mean)));
@@ -204,6 +205,20 @@ TEST(Metrics, EveryDefinitionHasAnId) {
   const auto ids = definition_ids();
   EXPECT_GE(ids.size(), 10u);
   for (const auto& [metric, id] : ids) EXPECT_FALSE(id.empty()) << metric;
+}
+
+TEST(Metrics, PeakInFlightCountsFailedRequestsAndBackToBackAsOne) {
+  // A closed loop at concurrency 1: each request starts the instant the previous one ends.
+  std::vector<RequestRecord> records(4);
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    records[i].index = i;
+    records[i].sent = milliseconds(100 * i);
+    records[i].done = milliseconds(100 * (i + 1));
+  }
+  records[3].error = RequestError::reset;  // failed mid-stream, still in flight until then
+  records[3].sent = milliseconds(250);
+  const RunMetrics m = compute_metrics(records, {}, {});
+  EXPECT_EQ(m.peak_in_flight, 2);  // 250-300 ms: request 2 and the failed one
 }
 
 }  // namespace
