@@ -1,11 +1,11 @@
-// The simulator against measured points it was never tuned to (docs/sim.md "Calibration",
-// perf-model.md §10): tests/fixtures/sim/glm-5.3-flash-gb300.jsonl holds GB300 TP4 measurements of
-// GLM-5.3-Flash (SGLang cookbook and a seed campaign; each line names its source). Every point is
-// replayed as a closed loop on the virtual clock with card defaults, and the table of measured vs
-// simulated values with signed errors is compared byte for byte with
-// tests/golden/sim/calibration-glm-5.3-flash-gb300.md — a regression gate: any change of the
-// performance model that moves a prediction shows up as a diff to review. UPDATE_GOLDEN=1 rewrites
-// the golden (review the diff; docs/sim.md quotes it).
+// The simulator's predictions as reviewed tables (docs/sim.md "Predicted vs measured"), each compared
+// byte for byte with a golden under tests/golden/sim/ — a regression gate: any change of the
+// performance model that moves a prediction shows up as a diff to review (UPDATE_GOLDEN=1 rewrites
+// the goldens; docs/sim.md quotes them).
+// - brief-rtx-pro-6000.md: the brief's two arms on eight RTX PRO 6000, beside the brief's numbers.
+// - calibration-glm-5.3-flash-gb300.md: held-out GB300 TP4 measurements of GLM-5.3-Flash
+//   (tests/fixtures/sim/glm-5.3-flash-gb300.jsonl, SGLang cookbook and a seed campaign; each line
+//   names its source), replayed with card defaults, with signed errors. Nothing was tuned to them.
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "brief_arms.hpp"
 #include "closed_loop.hpp"
 #include "servebench/sim/speculative.hpp"
 #include "servebench/util/file_io.hpp"
@@ -146,13 +147,9 @@ std::string calibration_table(const std::vector<Point>& points) {
   return out;
 }
 
-}  // namespace
-
-TEST(SimCalibration, GlmGb300HeldOutPointsMatchTheGoldenTable) {
-  const auto points = read_points(k_source_dir + "/tests/fixtures/sim/glm-5.3-flash-gb300.jsonl");
-  ASSERT_EQ(points.size(), 7u);
-  const std::string table = calibration_table(points);
-  const std::string golden = k_source_dir + "/tests/golden/sim/calibration-glm-5.3-flash-gb300.md";
+// Compares `table` with tests/golden/sim/<name>, or rewrites it with UPDATE_GOLDEN=1.
+void expect_golden(const std::string& name, const std::string& table) {
+  const std::string golden = k_source_dir + "/tests/golden/sim/" + name;
   const char* update = std::getenv("UPDATE_GOLDEN");
   if (update != nullptr && std::string(update) == "1") {
     ASSERT_TRUE(util::write_file_atomic(golden, table));
@@ -162,4 +159,48 @@ TEST(SimCalibration, GlmGb300HeldOutPointsMatchTheGoldenTable) {
   ASSERT_TRUE(expected) << golden << " is missing; run with UPDATE_GOLDEN=1 to create it";
   EXPECT_EQ(table, *expected) << golden << " differs (the performance model moved); run with UPDATE_GOLDEN=1, "
                               << "review the diff and update docs/sim.md";
+}
+
+// The brief's RTX PRO 6000 campaign: what the simulator predicts for both arms beside what the brief
+// reports (out tok/s / mean TPOT ms; "–" where the brief gives no number).
+std::string brief_table() {
+  struct Row {
+    const char* scenario;
+    std::int64_t isl, osl;
+    int c;
+    const char* e7b_brief;
+    const char* tp2pp4_brief;
+  };
+  const Row rows[] = {
+      {"16K→512", 16384, 512, 1, "49.6 / 13.7", "16.7 / 50.3"},
+      {"16K→512", 16384, 512, 8, "–", "tp2pp4 wins"},
+      {"16K→512", 16384, 512, 16, "TPOT cliff", "tp2pp4 wins"},
+      {"16K→512", 16384, 512, 32, "–", "gap grows"},
+      {"16K→512", 16384, 512, 64, "–", "gap grows"},
+      {"1K→128", 1024, 128, 8, "–", "tp2pp4 wins"},
+      {"1K→4K", 1024, 4096, 8, "412 / 22.5 (accept 4.0)", "tp2pp4 wins"},
+      {"64K→512", 65536, 512, 1, "–", "TPOT ≈ 50"},
+      {"128K→512", 131072, 512, 1, "–", "TPOT ≈ 50"},
+  };
+  std::string out = "| scenario | C | e7b sim | e7b brief | tp2pp4 sim | tp2pp4 brief |\n|---|---|---|---|---|---|\n";
+  for (const Row& r : rows) {
+    const auto a = brief::point(brief::e7b(), r.isl, r.osl, r.c);
+    const auto b = brief::point(brief::tp2pp4(), r.isl, r.osl, r.c);
+    out += fmt::format("| {} | {} | {:.1f} / {:.1f} (accept {:.2f}{}) | {} | {:.1f} / {:.1f} | {} |\n", r.scenario, r.c,
+                       a.output_tok_s, a.mean_tpot_ms, a.accept_length, a.full_batch_cuda_graph ? "" : ", eager",
+                       r.e7b_brief, b.output_tok_s, b.mean_tpot_ms, r.tp2pp4_brief);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(SimCalibration, BriefRtxPro6000CampaignMatchesTheGoldenTable) {
+  expect_golden("brief-rtx-pro-6000.md", brief_table());
+}
+
+TEST(SimCalibration, GlmGb300HeldOutPointsMatchTheGoldenTable) {
+  const auto points = read_points(k_source_dir + "/tests/fixtures/sim/glm-5.3-flash-gb300.jsonl");
+  ASSERT_EQ(points.size(), 7u);
+  expect_golden("calibration-glm-5.3-flash-gb300.md", calibration_table(points));
 }
