@@ -195,12 +195,13 @@ class SimChild {
 
 int client_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
-void BM_StreamThroughput(benchmark::State& state) {
-  TokenServer server(std::chrono::microseconds(0));
+// 256 streams × 2,000 tokens against `url` per iteration; counters: tokens per client CPU-second
+// (the loop threads' own CPU clocks) and per wall second.
+void measure_throughput(benchmark::State& state, const std::string& url) {
   const int streams = 256, tokens = 2000;
   double tokens_total = 0, cpu_s = 0, wall_s = 0;
   for (auto _ : state) {
-    auto result = load::run_phase(phase_for(server.base_url(), streams, tokens, client_threads()));
+    auto result = load::run_phase(phase_for(url, streams, tokens, client_threads()));
     if (!result) {
       state.SkipWithError(result.error().message.c_str());
       return;
@@ -214,6 +215,11 @@ void BM_StreamThroughput(benchmark::State& state) {
   state.counters["tokens_per_client_cpu_s"] = tokens_total / cpu_s;
   state.counters["tokens_per_wall_s"] = tokens_total / wall_s;
 }
+
+void BM_StreamThroughput(benchmark::State& state) {
+  TokenServer server(std::chrono::microseconds(0));
+  measure_throughput(state, server.base_url());
+}
 BENCHMARK(BM_StreamThroughput)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 void BM_SimThroughput(benchmark::State& state) {
@@ -223,22 +229,7 @@ void BM_SimThroughput(benchmark::State& state) {
     state.SkipWithError("serve-sim did not start (is build/<preset>/servebench built?)");
     return;
   }
-  const int streams = 256, tokens = 2000;
-  double tokens_total = 0, cpu_s = 0, wall_s = 0;
-  for (auto _ : state) {
-    auto result = load::run_phase(phase_for(sim.url(), streams, tokens, client_threads()));
-    if (!result) {
-      state.SkipWithError(result.error().message.c_str());
-      return;
-    }
-    for (const auto& r : result->records) tokens_total += static_cast<double>(r.output_tokens());
-    cpu_s += servebench::util::to_seconds(result->loop_cpu);
-    wall_s += servebench::util::to_seconds(result->span);
-  }
-  state.counters["tokens"] = tokens_total;
-  state.counters["client_cpu_s"] = cpu_s;
-  state.counters["tokens_per_client_cpu_s"] = tokens_total / cpu_s;
-  state.counters["tokens_per_wall_s"] = tokens_total / wall_s;
+  measure_throughput(state, sim.url());
 }
 BENCHMARK(BM_SimThroughput)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
 
