@@ -6,12 +6,12 @@
 
 #include <boost/json.hpp>
 
-#include "servebench/api/chunk_parser.hpp"
-#include "servebench/api/response_encoder.hpp"
+#include "servebench/wire/chunk_parser.hpp"
+#include "servebench/wire/response_encoder.hpp"
 
 namespace {
 
-using namespace servebench::api;
+using namespace servebench::wire;
 
 const std::string k_chat_chunk =
     R"({"id":"chatcmpl-8f2a","object":"chat.completion.chunk","created":1795963959,"model":"org/model-70b",)"

@@ -1,5 +1,5 @@
 // The simulator front's per-chunk cost without sockets: a Generation turning one engine event into a
-// framed SSE chunk (api encoder + http SSE framing) queued on a stream that drops it, and the whole
+// framed SSE chunk (wire encoder + http SSE framing) queued on a stream that drops it, and the whole
 // engine thread in fast timing (time scale 0) feeding many streams: chunks/s the front sustains.
 #include <benchmark/benchmark.h>
 
@@ -36,7 +36,7 @@ const Tokenizer& tokenizer() {
   return t;
 }
 
-RequestPlan streaming_plan(api::ServerRoute route, std::int64_t max_tokens) {
+RequestPlan streaming_plan(wire::ServerRoute route, std::int64_t max_tokens) {
   RequestPlan plan;
   plan.route = route;
   plan.stream = true;
@@ -48,7 +48,7 @@ RequestPlan streaming_plan(api::ServerRoute route, std::int64_t max_tokens) {
   return plan;
 }
 
-void chunk_cost(benchmark::State& state, api::ServerRoute route, StampEvents stamp) {
+void chunk_cost(benchmark::State& state, wire::ServerRoute route, StampEvents stamp) {
   GenerationContext context;
   context.tokenizer = &tokenizer();
   context.model = "llama-3.1-8b";
@@ -73,10 +73,10 @@ void chunk_cost(benchmark::State& state, api::ServerRoute route, StampEvents sta
   state.SetBytesProcessed(static_cast<std::int64_t>(stream->bytes));
 }
 
-void BM_CompletionChunk(benchmark::State& s) { chunk_cost(s, api::ServerRoute::completions, StampEvents::off); }
-void BM_CompletionChunkStamped(benchmark::State& s) { chunk_cost(s, api::ServerRoute::completions, StampEvents::on); }
-void BM_ChatChunk(benchmark::State& s) { chunk_cost(s, api::ServerRoute::chat_completions, StampEvents::off); }
-void BM_GenerateChunkIncremental(benchmark::State& s) { chunk_cost(s, api::ServerRoute::generate, StampEvents::off); }
+void BM_CompletionChunk(benchmark::State& s) { chunk_cost(s, wire::ServerRoute::completions, StampEvents::off); }
+void BM_CompletionChunkStamped(benchmark::State& s) { chunk_cost(s, wire::ServerRoute::completions, StampEvents::on); }
+void BM_ChatChunk(benchmark::State& s) { chunk_cost(s, wire::ServerRoute::chat_completions, StampEvents::off); }
+void BM_GenerateChunkIncremental(benchmark::State& s) { chunk_cost(s, wire::ServerRoute::generate, StampEvents::off); }
 
 // The engine thread end to end in fast timing: `streams` concurrent requests of `tokens` tokens each,
 // stepped, encoded and queued on null streams. Items = chunks.
@@ -92,7 +92,7 @@ void BM_EngineLoopFastTiming(benchmark::State& state) {
     std::condition_variable cv;
     std::int64_t finished = 0;
     for (std::int64_t i = 0; i < streams; ++i) {
-      auto plan = streaming_plan(api::ServerRoute::completions, tokens);
+      auto plan = streaming_plan(wire::ServerRoute::completions, tokens);
       plan.items[0].prompt = {static_cast<std::int32_t>(1000 + i), 5, 6, 7};
       plan.items[0].sampling.ignore_eos = true;
       auto stream = std::make_shared<NullStream>([&] {

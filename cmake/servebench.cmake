@@ -12,6 +12,8 @@ function(servebench_unit_test module)
   set(exe unit_${module})
   add_executable(${exe} ${T_SOURCES})
   target_link_libraries(${exe} PRIVATE servebench_${module} ${T_DEPS} GTest::gtest GTest::gtest_main GTest::gmock)
+  # tests/support/ holds the helpers every suite shares ("support/fixture.hpp").
+  target_include_directories(${exe} PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   target_compile_definitions(${exe} PRIVATE
     SERVEBENCH_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
     SERVEBENCH_SHARED_DIR="${CMAKE_SOURCE_DIR}/tests/fixtures")

@@ -5,7 +5,7 @@
 #include <csignal>
 
 #include "e2e/serve_sim_http.hpp"
-#include "servebench/api/flag_registry.hpp"
+#include "servebench/flags/flag_registry.hpp"
 
 namespace servebench::e2e {
 
@@ -26,7 +26,7 @@ TEST(ServeSimCli, HelpDocumentsEveryFlagAndWhichAreRecordedOnly) {
   SimProcess help({"serve-sim", "--help"}, "serve_sim_help");
   const std::string text = help.read_rest();
   ASSERT_EQ(help.wait_exit(), 0);
-  const auto registry = api::flag_registry(api::Dialect::sglang).value();
+  const auto registry = flags::flag_registry(flags::Dialect::sglang).value();
   for (const auto& spec : registry->flags()) {
     EXPECT_TRUE(listed(text, spec.name)) << spec.name;
     for (const auto& alias : spec.aliases) {

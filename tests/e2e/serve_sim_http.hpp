@@ -13,10 +13,10 @@
 #include <thread>
 
 #include "e2e/serve_sim_process.hpp"
-#include "servebench/api/prometheus.hpp"
 #include "servebench/http/blocking_client.hpp"
 #include "servebench/http/sse_decoder.hpp"
 #include "servebench/http/url.hpp"
+#include "servebench/wire/prometheus.hpp"
 
 namespace servebench::e2e {
 
@@ -42,7 +42,7 @@ struct Sim {
     return r.value_or(http::Response{});
   }
   double metric(std::string_view name) {
-    return api::sum_metric(api::parse_prometheus(get("/metrics").body), name).value_or(-1);
+    return wire::sum_metric(wire::parse_prometheus(get("/metrics").body), name).value_or(-1);
   }
   // Polls /metrics until `predicate(metric(name))` or 20 s (the server has no push channel).
   bool metric_becomes(std::string_view name, const std::function<bool(double)>& predicate) {

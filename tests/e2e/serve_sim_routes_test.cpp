@@ -1,9 +1,9 @@
 // `servebench serve-sim` as a real process on an ephemeral port: the generation routes, the oracle,
-// stamped chunks and the counters the api adapter reads back.
+// stamped chunks and the counters the engine adapter reads back.
 #include <gtest/gtest.h>
 
 #include "e2e/serve_sim_http.hpp"
-#include "servebench/api/adapter.hpp"
+#include "servebench/engines/adapter.hpp"
 
 namespace servebench::e2e {
 namespace {
@@ -68,7 +68,7 @@ TEST(ServeSim, AdapterSnapshotAndNativeMetaAgree) {
   Sim sim({"--speculative-algorithm", "EAGLE3", "--speculative-num-steps", "3", "--sim-accept-rate", "0.8"},
           "serve_sim_counters");
   ASSERT_TRUE(sim.up());
-  auto adapter = api::make_adapter("sim").value();
+  auto adapter = engines::make_adapter("sim").value();
   const auto before = adapter->snapshot(*sim.client).value();
   std::int64_t prompt = 0, completion = 0, cached = 0, verify = 0;
   for (int i = 0; i < 6; ++i) {

@@ -28,7 +28,7 @@ util::Result<std::unique_ptr<ArmServer>> ArmServer::start(const ArmSpec& arm, co
                                                           StopSignal& stop, const std::filesystem::path& self_exe) {
   std::unique_ptr<ArmServer> s(new ArmServer(arm, stop));
   s->m_log = log;
-  s->m_adapter = api::make_adapter(arm.engine);
+  s->m_adapter = engines::make_adapter(arm.engine);
   if (!arm.launch) {
     if (auto ok = s->connect(arm.base_url); !ok) return std::unexpected(ok.error());
     if (auto ok = s->wait_ready(nullptr); !ok) return std::unexpected(ok.error());

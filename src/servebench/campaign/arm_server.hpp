@@ -8,11 +8,11 @@
 #include <optional>
 #include <string>
 
-#include "servebench/api/adapter.hpp"
 #include "servebench/campaign/child_process.hpp"
 #include "servebench/campaign/launch_plan.hpp"
 #include "servebench/campaign/spec.hpp"
 #include "servebench/campaign/stop_signal.hpp"
+#include "servebench/engines/adapter.hpp"
 #include "servebench/http/exchange.hpp"
 
 namespace servebench::campaign {
@@ -40,7 +40,7 @@ class ArmServer {
   void stop();
 
   http::Exchange& exchange() { return *m_exchange; }
-  api::EngineAdapter& adapter() { return *m_adapter; }
+  engines::EngineAdapter& adapter() { return *m_adapter; }
 
  private:
   ArmServer(const ArmSpec& arm, StopSignal& stop) : m_arm(arm), m_stop(stop) {}
@@ -56,7 +56,7 @@ class ArmServer {
   std::optional<ChildProcess> m_process;
   std::string m_base_url, m_command;
   std::unique_ptr<http::Exchange> m_exchange;
-  std::unique_ptr<api::EngineAdapter> m_adapter;
+  std::unique_ptr<engines::EngineAdapter> m_adapter;
 };
 
 }  // namespace servebench::campaign

@@ -28,7 +28,7 @@ ArmSession::ArmSession(const CampaignSpec& spec, const ArmSpec& arm, SessionEnv 
   m_context.run_dir = m_env.run_dir;
   m_context.tool = m_env.tool;
   m_context.gate = {std::nullopt, arm.gate.required};
-  m_context.server_ref = {std::string(api::to_string(arm.engine)), arm_fingerprint(arm).value_or(""),
+  m_context.server_ref = {std::string(engines::to_string(arm.engine)), arm_fingerprint(arm).value_or(""),
                           fmt::format("arms/{}/server_facts.json", arm.name)};
 }
 

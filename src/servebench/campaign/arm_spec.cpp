@@ -48,8 +48,8 @@ GateSpec read_gate(util::YamlFields& arm) {
   return g;
 }
 
-std::vector<api::EnvVar> read_env(util::YamlFields& arm) {
-  std::vector<api::EnvVar> env;
+std::vector<flags::EnvVar> read_env(util::YamlFields& arm) {
+  std::vector<flags::EnvVar> env;
   const YAML::Node n = arm.node("env");
   if (!n.IsDefined() || n.IsNull()) return env;
   if (!n.IsMap()) {
@@ -99,10 +99,10 @@ void check_endpoint(util::YamlFields& f, ArmSpec& a) {
 }
 
 void check_api(util::YamlFields& f, const ArmSpec& a, RequestApi api) {
-  const bool native = a.engine == api::Engine::sglang || a.engine == api::Engine::sim;
+  const bool native = a.engine == engines::Engine::sglang || a.engine == engines::Engine::sim;
   if (api == RequestApi::generate && !native) {
     f.note_at(f.node("engine"), fmt::format("{}: protocol.request.api generate needs engine sglang or sim, not {}",
-                                            f.what(), api::to_string(a.engine)));
+                                            f.what(), engines::to_string(a.engine)));
   }
 }
 
@@ -120,7 +120,7 @@ std::optional<ArmSpec> read_arm(util::YamlFields& root, const YAML::Node& n, con
   if (!f.failed() && !is_valid_name(a.name)) f.note_at(f.node("name"), name_rule("arm name", a.name));
   const std::string engine = f.required_string("engine");
   if (!f.failed()) {
-    if (auto e = api::parse_engine(engine)) a.engine = *e;
+    if (auto e = engines::parse_engine(engine)) a.engine = *e;
     else f.note_at(f.node("engine"), fmt::format("{}.engine: {}", f.what(), e.error().message));
   }
   a.launch = f.optional_string("launch");
@@ -175,17 +175,17 @@ void read_arms(util::YamlFields& root, CampaignSpec& spec) {
 
 namespace servebench::campaign {
 
-api::Backend backend_of(const ArmSpec& arm, RequestApi api) {
-  using B = api::Backend;
+wire::Backend backend_of(const ArmSpec& arm, RequestApi api) {
+  using B = wire::Backend;
   const bool chat = api == RequestApi::chat;
   switch (arm.engine) {
-    case api::Engine::sglang: return api == RequestApi::generate ? B::sglang : chat ? B::sglang_oai_chat : B::sglang_oai;
+    case engines::Engine::sglang: return api == RequestApi::generate ? B::sglang : chat ? B::sglang_oai_chat : B::sglang_oai;
     // The simulator speaks SGLang's routes; /generate carries exact per-request speculative data.
-    case api::Engine::sim: return api == RequestApi::generate ? B::sim : chat ? B::sglang_oai_chat : B::sglang_oai;
-    case api::Engine::vllm: return chat ? B::vllm_chat : B::vllm;
-    case api::Engine::llamacpp: return chat ? B::openai_chat : B::llamacpp;
-    case api::Engine::trtllm: return chat ? B::openai_chat : B::trtllm;
-    case api::Engine::openai: return chat ? B::openai_chat : B::openai;
+    case engines::Engine::sim: return api == RequestApi::generate ? B::sim : chat ? B::sglang_oai_chat : B::sglang_oai;
+    case engines::Engine::vllm: return chat ? B::vllm_chat : B::vllm;
+    case engines::Engine::llamacpp: return chat ? B::openai_chat : B::llamacpp;
+    case engines::Engine::trtllm: return chat ? B::openai_chat : B::trtllm;
+    case engines::Engine::openai: return chat ? B::openai_chat : B::openai;
   }
   return B::openai;
 }

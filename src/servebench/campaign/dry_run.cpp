@@ -12,7 +12,7 @@
 namespace servebench::campaign {
 namespace {
 
-std::optional<std::int64_t> flag_value(const api::NormalizedCommand& c, std::initializer_list<std::string_view> names) {
+std::optional<std::int64_t> flag_value(const flags::NormalizedCommand& c, std::initializer_list<std::string_view> names) {
   for (const auto& f : c.flags) {
     for (const auto name : names) {
       if (f.name == name && f.value) {
@@ -26,7 +26,7 @@ std::optional<std::int64_t> flag_value(const api::NormalizedCommand& c, std::ini
 // What the launch flags say (the KV pool is known only once the server runs).
 ArmLimits launch_limits(const ArmSpec& arm) {
   if (!arm.launch) return {};
-  auto c = api::normalize_command(api::dialect_of(arm.engine), *arm.launch, arm.env);
+  auto c = flags::normalize_command(engines::dialect_of(arm.engine), *arm.launch, arm.env);
   if (!c) return {};
   return {flag_value(*c, {"--context-length", "--max-model-len"}), flag_value(*c, {"--max-total-tokens"}),
           flag_value(*c, {"--max-running-requests", "--max-num-seqs"})};
@@ -59,7 +59,7 @@ std::string dry_run_text(const CampaignSpec& spec, const RunOptions& options) {
       current_arm = p.arm;
       const auto from_facts = read_limits(options.out / "arms" / arm.name / "server_facts.json");
       limits = from_facts.value_or(launch_limits(arm));
-      out += fmt::format("arm {} ({}, {}): caps from {}\n", arm.name, api::to_string(arm.engine),
+      out += fmt::format("arm {} ({}, {}): caps from {}\n", arm.name, engines::to_string(arm.engine),
                          arm.launch ? "launch" : "attach " + arm.base_url, limits_origin(from_facts.has_value()));
     }
     const ScenarioSpec& s = spec.scenarios[p.scenario];

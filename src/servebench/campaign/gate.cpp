@@ -5,10 +5,10 @@
 #include <boost/json.hpp>
 #include <fmt/format.h>
 
-#include "servebench/api/chunk_parser.hpp"
 #include "servebench/campaign/word_problems.hpp"
 #include "servebench/util/json_text.hpp"
 #include "servebench/util/strings.hpp"
+#include "servebench/wire/chunk_parser.hpp"
 
 namespace servebench::campaign {
 namespace {
@@ -22,33 +22,33 @@ constexpr std::int64_t k_identity_tokens = 64;  // enough to see a divergence, c
 
 struct Reply {
   std::string text, body;
-  api::FinishReason finish = api::FinishReason::none;
+  wire::FinishReason finish = wire::FinishReason::none;
 };
 
 // One non-streaming chat request at temperature 0; fails naming the HTTP status or parse error.
 util::Result<Reply> ask(const ArmSpec& arm, http::Exchange& ex, const std::string& model, std::string prompt,
                         std::int64_t max_tokens, std::string extra_body = {}) {
-  api::GenerationRequest g;
-  g.prompt = std::vector<api::ChatMessage>{{"user", std::move(prompt)}};
+  wire::GenerationRequest g;
+  g.prompt = std::vector<wire::ChatMessage>{{"user", std::move(prompt)}};
   g.model = model;
   g.max_tokens = max_tokens;
   g.temperature = 0.0;
   g.seed = arm.gate.seed;
   g.stream = false;
   g.extra_body = std::move(extra_body);
-  const api::Backend backend = backend_of(arm, RequestApi::chat);
+  const wire::Backend backend = backend_of(arm, RequestApi::chat);
   http::Request request;
   request.method = http::Method::post;
-  request.target = std::string(api::path_of(api::route_of(backend)));
-  if (auto ok = api::build_request_body(backend, g, request.body); !ok) return std::unexpected(ok.error());
+  request.target = std::string(wire::path_of(wire::route_of(backend)));
+  if (auto ok = wire::build_request_body(backend, g, request.body); !ok) return std::unexpected(ok.error());
   auto r = ex.send(request, k_probe_timeout);
   if (!r) return std::unexpected(r.error());
   if (r->status != 200) {
     return util::failf(util::ErrorKind::failed, "POST {} answered HTTP {}: {}", request.target, r->status,
                        r->body.substr(0, 200));
   }
-  api::ChunkParser parser;
-  api::Chunk chunk;
+  wire::ChunkParser parser;
+  wire::Chunk chunk;
   if (auto ok = parser.parse_response(r->body, chunk); !ok) return std::unexpected(ok.error());
   if (chunk.error) return util::failf(util::ErrorKind::failed, "the server answered an error: {}", chunk.error->message);
   return Reply{std::string(chunk.text), std::move(r->body), chunk.finish};
@@ -67,7 +67,7 @@ ProbeResult arithmetic_probe(const ArmSpec& arm, http::Exchange& ex, const std::
       p.detail = fmt::format("request failed: {}", reply.error().message);
       return p;
     }
-    stops += reply->finish == api::FinishReason::stop ? 1 : 0;
+    stops += reply->finish == wire::FinishReason::stop ? 1 : 0;
     if (parse_answer(reply->text) == problem.answer) ++p.correct;
     else if (wrong.size() < 2) wrong.push_back(fmt::format("expected {}, got \"{}\"", problem.answer, reply->text.substr(0, 80)));
   }
@@ -152,11 +152,11 @@ ProbeResult tool_probe(const ArmSpec& arm, http::Exchange& ex, const std::string
   }
   const auto called = called_functions(reply->body);
   const bool named = std::find(called.begin(), called.end(), k_tool_name) != called.end();
-  p.passed = reply->finish == api::FinishReason::tool_calls && named;
+  p.passed = reply->finish == wire::FinishReason::tool_calls && named;
   p.correct = p.passed ? 1 : 0;
   if (!p.passed) {
     p.detail = fmt::format("expected a call of {} with finish_reason tool_calls, got finish_reason '{}'{}", k_tool_name,
-                           api::to_string(reply->finish),
+                           wire::to_string(reply->finish),
                            called.empty() ? "" : fmt::format(" and called {}", util::join(called, ", ")));
   }
   return p;

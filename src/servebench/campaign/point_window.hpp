@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "servebench/api/adapter.hpp"
+#include "servebench/engines/adapter.hpp"
 #include "servebench/http/exchange.hpp"
 #include "servebench/load/server_control.hpp"
 
@@ -18,7 +18,7 @@ enum class Flush { before_point, never };
 
 class PointWindow final : public load::ServerControl {
  public:
-  PointWindow(load::ServerControl& inner, api::EngineAdapter& adapter, http::Exchange& ex, Flush flush)
+  PointWindow(load::ServerControl& inner, engines::EngineAdapter& adapter, http::Exchange& ex, Flush flush)
       : m_inner(inner), m_adapter(adapter), m_ex(ex), m_flush(flush) {}
 
   util::Result<void> check_health() override { return m_inner.check_health(); }
@@ -43,11 +43,11 @@ class PointWindow final : public load::ServerControl {
   auto timed(F&& f);
 
   load::ServerControl& m_inner;
-  api::EngineAdapter& m_adapter;
+  engines::EngineAdapter& m_adapter;
   http::Exchange& m_ex;
   Flush m_flush;
   bool m_flushed = false;
-  std::optional<util::Result<api::Counters>> m_start, m_measured_start;
+  std::optional<util::Result<engines::Counters>> m_start, m_measured_start;
   std::optional<double> m_hit_rate;
   std::string m_hit_error = "the attempt did not run";
   std::chrono::nanoseconds m_overhead{0};

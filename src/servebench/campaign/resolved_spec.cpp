@@ -55,7 +55,7 @@ void emit_gate(YAML::Emitter& y, const GateSpec& g) {
 void emit_arm(YAML::Emitter& y, const ArmSpec& a) {
   y << YAML::BeginMap;
   y << YAML::Key << "name" << YAML::Value << a.name;
-  y << YAML::Key << "engine" << YAML::Value << std::string(api::to_string(a.engine));
+  y << YAML::Key << "engine" << YAML::Value << std::string(engines::to_string(a.engine));
   if (a.launch) y << YAML::Key << "launch" << YAML::Value << YAML::DoubleQuoted << *a.launch;
   y << YAML::Key << "base_url" << YAML::Value << YAML::DoubleQuoted << a.base_url;
   if (!a.env.empty()) {

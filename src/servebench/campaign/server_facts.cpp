@@ -16,21 +16,11 @@ json::object env_object(const ArmSpec& arm) {
   return env;
 }
 
-// The simulator's own block of /server_info ({"time_scale", "oracle", ...}), when present.
-std::optional<json::object> sim_block(const json::value& raw) {
-  const auto* o = raw.if_object();
-  const auto* info = o ? o->if_contains("/server_info") : nullptr;
-  const auto* info_o = info ? info->if_object() : nullptr;
-  const auto* sim = info_o ? info_o->if_contains("sim") : nullptr;
-  if (sim == nullptr || !sim->is_object()) return std::nullopt;
-  return sim->get_object();
-}
-
 }  // namespace
 
 util::Result<std::string> arm_fingerprint(const ArmSpec& arm) {
   if (!arm.launch) return std::string();
-  return api::fingerprint_command(api::dialect_of(arm.engine), *arm.launch, arm.env);
+  return flags::fingerprint_command(engines::dialect_of(arm.engine), *arm.launch, arm.env);
 }
 
 CapturedFacts capture_facts(const ArmSpec& arm, ArmServer& server, const util::WallClock& wall) {
@@ -39,7 +29,7 @@ CapturedFacts capture_facts(const ArmSpec& arm, ArmServer& server, const util::W
   json::object& o = out.json;
   o["schema"] = k_server_facts_schema;
   o["arm"] = arm.name;
-  o["engine"] = api::to_string(arm.engine);
+  o["engine"] = engines::to_string(arm.engine);
   o["gpus"] = arm.gpus;
   o["launch"] = arm.launch.value_or("");
   o["launched"] = server.command();
@@ -57,13 +47,13 @@ CapturedFacts capture_facts(const ArmSpec& arm, ArmServer& server, const util::W
     o["raw"] = json::object{};
     return out;
   }
-  o["facts"] = api::to_json(*facts);
+  o["facts"] = wire::to_json(*facts);
   out.limits = {facts->context_length, facts->kv_pool_tokens, facts->max_running_requests};
   auto raw = util::parse_json(facts->raw_json.empty() ? "{}" : facts->raw_json, "server facts");
   o["raw"] = raw ? *raw : json::value(json::object{});
-  if (auto sim = raw ? sim_block(*raw) : std::nullopt) {
-    out.time_scale = util::json_number(*sim, "time_scale");
-    o["sim"] = std::move(*sim);
+  if (facts->sim) {
+    out.time_scale = facts->sim->time_scale;
+    o["sim"] = facts->sim->block;
   }
   return out;
 }

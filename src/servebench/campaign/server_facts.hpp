@@ -25,7 +25,7 @@ struct CapturedFacts {
   std::string facts_error;           // why the engine's facts could not be read; "" when they were
 };
 
-// The launch command's fingerprint (api::fingerprint_command with the arm's env); "" when the arm
+// The launch command's fingerprint (flags::fingerprint_command with the arm's env); "" when the arm
 // attaches. Fails (bad_input) when the command does not normalize.
 util::Result<std::string> arm_fingerprint(const ArmSpec& arm);
 

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "servebench/api/adapter.hpp"
-#include "servebench/api/client_request.hpp"
-#include "servebench/api/command.hpp"
 #include "servebench/campaign/num_prompts.hpp"
+#include "servebench/engines/adapter.hpp"
+#include "servebench/flags/command.hpp"
 #include "servebench/stats/summary.hpp"
 #include "servebench/util/result.hpp"
+#include "servebench/wire/client_request.hpp"
 
 namespace servebench::campaign {
 
@@ -68,10 +68,10 @@ struct RecipeKey {  // written by `recipe campaign`; copied into server_facts.js
 
 struct ArmSpec {
   std::string name;
-  api::Engine engine = api::Engine::sim;
+  engines::Engine engine = engines::Engine::sim;
   std::optional<std::string> launch;  // nullopt: attach to base_url
   std::string base_url;               // may hold {port} when launch does
-  std::vector<api::EnvVar> env;       // given to the launched server; recorded in server_facts.json
+  std::vector<flags::EnvVar> env;       // given to the launched server; recorded in server_facts.json
   int gpus = 1;
   std::string model;                  // requests name it; empty: the server's first model
   std::chrono::seconds ready_timeout{600}, stop_timeout{30};
@@ -124,6 +124,6 @@ std::string resolved_yaml(const CampaignSpec& spec);
 
 // The generation backend the load generator uses for the arm under `api` (the spec reader has
 // already refused `generate` for engines without SGLang's native route).
-api::Backend backend_of(const ArmSpec& arm, RequestApi api);
+wire::Backend backend_of(const ArmSpec& arm, RequestApi api);
 
 }  // namespace servebench::campaign

@@ -102,19 +102,19 @@ T need(util::Result<T> r) {
   return unwrap(std::move(r));
 }
 
-int default_port(api::Backend b) {
+int default_port(wire::Backend b) {
   switch (b) {
-    case api::Backend::vllm:
-    case api::Backend::vllm_chat:
-    case api::Backend::trtllm:
-    case api::Backend::openai:
-    case api::Backend::openai_chat: return 8000;
-    case api::Backend::llamacpp: return 8080;
+    case wire::Backend::vllm:
+    case wire::Backend::vllm_chat:
+    case wire::Backend::trtllm:
+    case wire::Backend::openai:
+    case wire::Backend::openai_chat: return 8000;
+    case wire::Backend::llamacpp: return 8080;
     default: return 30000;
   }
 }
 
-std::string base_url_of(const BenchFlags& f, api::Backend backend) {
+std::string base_url_of(const BenchFlags& f, wire::Backend backend) {
   if (!f.base_url.empty()) {
     if (f.host_option->count() > 0 || f.port_option->count() > 0) {
       throw CommandError(k_exit_bad_input, "--base-url cannot be combined with --host or --port");
@@ -184,7 +184,7 @@ void show_progress(const load::PhaseProgress& p) {
 load::RunSpec run_spec(const BenchFlags& f) {
   check_flags(f);
   load::RunSpec s;
-  s.backend = need(api::parse_backend(f.backend));
+  s.backend = need(wire::parse_backend(f.backend));
   s.base_url = base_url_of(f, s.backend);
   s.model = f.model;
   if (const char* key = std::getenv(f.api_key_env.c_str())) s.api_key = key;

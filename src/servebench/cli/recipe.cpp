@@ -43,9 +43,9 @@ void require_format(const std::string& format, std::initializer_list<std::string
 std::string padded(const std::string& s, std::size_t width) { return s + std::string(width > s.size() ? width - s.size() : 0, ' '); }
 
 recipe::Target target_of(const Catalog& c, const std::string& engine) {
-  if (engine.empty() || engine == api::to_string(c.engine)) return recipe::Target::engine;
+  if (engine.empty() || engine == flags::to_string(c.engine)) return recipe::Target::engine;
   if (engine == "sim") return recipe::Target::sim;
-  throw CommandError(k_exit_bad_input, fmt::format("--engine must be {} or sim for {}", api::to_string(c.engine), c.file));
+  throw CommandError(k_exit_bad_input, fmt::format("--engine must be {} or sim for {}", flags::to_string(c.engine), c.file));
 }
 
 recipe::PlaceholderValues placeholder_overrides(const std::vector<std::string>& sets) {
@@ -100,7 +100,7 @@ int run_render(const RecipeArgs& a) {
     return k_exit_ok;
   }
   const auto command = unwrap(recipe::normalize(c, rendered));
-  print_json(recipe::to_json(rendered, target == recipe::Target::sim ? "sim" : api::to_string(c.engine), api::fingerprint(command)));
+  print_json(recipe::to_json(rendered, target == recipe::Target::sim ? "sim" : flags::to_string(c.engine), flags::fingerprint(command)));
   return k_exit_ok;
 }
 
@@ -136,7 +136,7 @@ std::string status_detail(const recipe::SelectionStatus& s) {
   std::string out;
   if (!s.diff.empty()) {
     std::vector<std::string> changes;
-    for (const auto& d : s.diff) changes.push_back(api::to_string(d));
+    for (const auto& d : s.diff) changes.push_back(flags::to_string(d));
     out += "measured → current: " + util::join(changes, "; ") + "  ";
   }
   if (!s.note.empty()) out += "(" + s.note + ")  ";

@@ -10,9 +10,9 @@
 #include <deque>
 #include <set>
 
-#include "servebench/api/flag_registry.hpp"
 #include "servebench/cli/command.hpp"
 #include "servebench/cli/version.hpp"
+#include "servebench/flags/flag_registry.hpp"
 #include "servebench/sim/http_front.hpp"
 #include "servebench/util/process_limits.hpp"
 #include "servebench/util/strings.hpp"
@@ -178,13 +178,13 @@ void define_sim_flags(CLI::App& c, ServeSimFlags& f) {
 
 // Every flag of data/flags/sglang.yaml the options above do not cover: accepted, recorded, echoed.
 void define_recorded_flags(CLI::App& c, ServeSimFlags& f) {
-  const auto registry = api::flag_registry(api::Dialect::sglang);
+  const auto registry = flags::flag_registry(flags::Dialect::sglang);
   if (!registry) return;  // a broken data file: the command reports it when run
   std::set<std::string> taken;
   for (const CLI::Option* o : c.get_options()) {
     for (const auto& name : o->get_lnames()) taken.insert("--" + name);
   }
-  for (const api::FlagSpec& spec : (*registry)->flags()) {
+  for (const flags::FlagSpec& spec : (*registry)->flags()) {
     if (taken.contains(spec.name)) continue;
     std::string names = spec.name;
     for (const auto& alias : spec.aliases) {
@@ -193,10 +193,10 @@ void define_recorded_flags(CLI::App& c, ServeSimFlags& f) {
     auto& r = f.recorded.emplace_back();
     r.name = spec.name;
     const std::string help = spec.notes.empty() ? "recorded only" : "recorded only: " + spec.notes;
-    if (spec.arity == api::FlagArity::none) {
+    if (spec.arity == flags::FlagArity::none) {
       r.is_switch = true;
       r.option = c.add_flag(names, help);
-    } else if (spec.arity == api::FlagArity::many) {
+    } else if (spec.arity == flags::FlagArity::many) {
       r.option = c.add_option(names, r.values, help);
     } else {
       r.option = c.add_option(names, r.value, help)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);

@@ -34,14 +34,14 @@ class AuthExchange final : public http::Exchange {
 }  // namespace
 
 struct EngineControl::Impl {
-  std::unique_ptr<api::EngineAdapter> adapter;
+  std::unique_ptr<engines::EngineAdapter> adapter;
   std::unique_ptr<AuthExchange> exchange;
   std::chrono::milliseconds timeout;
-  std::optional<util::Result<api::ServerFacts>> facts;  // read once
-  std::optional<util::Result<api::Counters>> before;
+  std::optional<util::Result<wire::ServerFacts>> facts;  // read once
+  std::optional<util::Result<engines::Counters>> before;
   std::string model;
 
-  const util::Result<api::ServerFacts>& server_facts() {
+  const util::Result<wire::ServerFacts>& server_facts() {
     if (!facts) facts = adapter->facts(*exchange);
     return *facts;
   }
@@ -61,13 +61,13 @@ Vocabulary safe_vocabulary(std::optional<std::int64_t> reported_size) {
 EngineControl::EngineControl(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 EngineControl::~EngineControl() = default;
 
-util::Result<std::unique_ptr<EngineControl>> EngineControl::create(api::Backend backend, const std::string& base_url,
+util::Result<std::unique_ptr<EngineControl>> EngineControl::create(wire::Backend backend, const std::string& base_url,
                                                                    const std::string& api_key,
                                                                    std::chrono::milliseconds timeout) {
   auto client = http::BlockingClient::create(base_url);
   if (!client) return std::unexpected(client.error());
   auto impl = std::make_unique<Impl>();
-  impl->adapter = api::make_adapter(api::engine_of(backend));
+  impl->adapter = engines::make_adapter(engines::engine_of(backend));
   impl->exchange = std::make_unique<AuthExchange>(std::move(*client), api_key);
   impl->timeout = timeout;
   return std::unique_ptr<EngineControl>(new EngineControl(std::move(impl)));
@@ -105,7 +105,7 @@ CounterWindow EngineControl::end_window() {
   CounterWindow w;
   auto after = m_impl->adapter->snapshot(*m_impl->exchange);
   if (!m_impl->before || !*m_impl->before || !after) return w;
-  const api::Counters& b = **m_impl->before;
+  const engines::Counters& b = **m_impl->before;
   if (auto hit = m_impl->adapter->hit_rate(b, *after)) w.hit_rate = *hit;
   w.accept_length = m_impl->adapter->accept_length(b, *after);
   return w;
@@ -123,7 +123,7 @@ boost::json::value EngineControl::server_info() {
 boost::json::object EngineControl::facts() {
   const auto& f = m_impl->server_facts();
   if (!f) return {{"error", f.error().message}};
-  return api::to_json(*f);
+  return wire::to_json(*f);
 }
 
 std::optional<Vocabulary> EngineControl::vocabulary() {
@@ -133,7 +133,7 @@ std::optional<Vocabulary> EngineControl::vocabulary() {
 
 util::Result<std::vector<std::int32_t>> EngineControl::tokenize(std::string_view text, Specials specials) {
   return m_impl->adapter->tokenize(*m_impl->exchange, text,
-                                   specials == Specials::add ? api::SpecialTokens::add : api::SpecialTokens::omit);
+                                   specials == Specials::add ? engines::SpecialTokens::add : engines::SpecialTokens::omit);
 }
 
 util::Result<std::string> EngineControl::detokenize(std::span<const std::int32_t> ids) {
@@ -143,7 +143,7 @@ util::Result<std::string> EngineControl::detokenize(std::span<const std::int32_t
 void EngineControl::set_model(std::string model) { m_impl->model = std::move(model); }
 
 std::string EngineControl::identity() const {
-  return std::string(api::to_string(m_impl->adapter->engine())) + "/" + m_impl->model;
+  return std::string(engines::to_string(m_impl->adapter->engine())) + "/" + m_impl->model;
 }
 
 }  // namespace servebench::load

@@ -1,14 +1,14 @@
 #pragma once
-// ServerControl over api's engine adapters and a blocking control-plane client: the production
+// ServerControl over the engine adapters (engines) and a blocking control-plane client: the production
 // implementation used by `servebench bench` and the campaign.
 #include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
 
-#include "servebench/api/adapter.hpp"
-#include "servebench/api/client_request.hpp"
+#include "servebench/engines/adapter.hpp"
 #include "servebench/load/server_control.hpp"
+#include "servebench/wire/client_request.hpp"
 
 namespace servebench::load {
 
@@ -21,7 +21,7 @@ class EngineControl final : public ServerControl, public TextCodec {
  public:
   // A control for the server at `base_url` speaking `backend`'s engine; `api_key`, when set, is sent
   // as a bearer token on control requests too. Fails (bad_input) for a URL that is not plain http.
-  static util::Result<std::unique_ptr<EngineControl>> create(api::Backend backend, const std::string& base_url,
+  static util::Result<std::unique_ptr<EngineControl>> create(wire::Backend backend, const std::string& base_url,
                                                              const std::string& api_key,
                                                              std::chrono::milliseconds timeout = std::chrono::seconds(60));
   ~EngineControl() override;

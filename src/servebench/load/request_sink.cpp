@@ -77,7 +77,7 @@ void RequestSink::handle_event(std::string_view data, util::TimePoint received_a
   apply(m_chunk, received_at);
 }
 
-void RequestSink::apply(const api::Chunk& c, util::TimePoint received_at) {
+void RequestSink::apply(const wire::Chunk& c, util::TimePoint received_at) {
   RequestRecord& r = *m_record;
   if (c.error) fail_once(RequestError::http_status, fmt::format("error in stream: {}", c.error->message));
   if (c.token_bearing) {
@@ -87,7 +87,7 @@ void RequestSink::apply(const api::Chunk& c, util::TimePoint received_at) {
     ++r.token_chunks;
     const auto tokens = static_cast<std::uint32_t>(std::max<std::int64_t>(1, c.tokens));
     r.chunk_tokens += tokens;
-    if (c.source == api::TokenCountSource::assumed_one) r.chunk_tokens_exact = false;
+    if (c.source == wire::TokenCountSource::assumed_one) r.chunk_tokens_exact = false;
     m_recorder.chunks.push_back({at.count(), r.index, tokens});
   }
   if (c.usage) {
@@ -101,7 +101,7 @@ void RequestSink::apply(const api::Chunk& c, util::TimePoint received_at) {
     if (c.meta->cached_tokens) r.cached_tokens = c.meta->cached_tokens;
     if (c.meta->spec_verify_ct) r.spec_verify_ct = c.meta->spec_verify_ct;
   }
-  if (c.finish != api::FinishReason::none && r.finish_reason.empty()) r.finish_reason = api::to_string(c.finish);
+  if (c.finish != wire::FinishReason::none && r.finish_reason.empty()) r.finish_reason = wire::to_string(c.finish);
   if (c.emit_ns) {
     const std::int64_t added = received_at.time_since_epoch().count() - *c.emit_ns;
     if (added >= 0) m_recorder.lags.client_added.record(static_cast<std::uint64_t>(added));

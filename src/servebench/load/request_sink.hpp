@@ -6,11 +6,11 @@
 #include <functional>
 #include <string>
 
-#include "servebench/api/chunk_parser.hpp"
 #include "servebench/http/sse_decoder.hpp"
 #include "servebench/http/stream_client.hpp"
 #include "servebench/load/client_health.hpp"
 #include "servebench/load/request_record.hpp"
+#include "servebench/wire/chunk_parser.hpp"
 
 namespace servebench::load {
 
@@ -40,7 +40,7 @@ class RequestSink final : public http::StreamSink {
 
  private:
   void handle_event(std::string_view data, util::TimePoint received_at);
-  void apply(const api::Chunk& chunk, util::TimePoint received_at);
+  void apply(const wire::Chunk& chunk, util::TimePoint received_at);
   void fail_once(RequestError error, std::string message);
   void finish_whole_body(util::TimePoint at);
   util::Nanos since_origin(util::TimePoint t) const { return t - m_origin; }
@@ -51,8 +51,8 @@ class RequestSink final : public http::StreamSink {
   Streaming m_streaming;
   DoneFn m_on_finished;
   http::SseDecoder m_decoder;
-  api::ChunkParser m_parser;
-  api::Chunk m_chunk;
+  wire::ChunkParser m_parser;
+  wire::Chunk m_chunk;
   std::string m_body;  // whole-body responses only
   RequestRecord* m_record = nullptr;
   int m_status = 0;

@@ -17,18 +17,18 @@ using util::ErrorKind;
 
 constexpr std::int64_t k_warmup_max_tokens = 32;  // warmup warms the path, not the decode length
 
-bool is_chat(api::Backend b) { return api::route_of(b) == api::Route::chat_completions; }
+bool is_chat(wire::Backend b) { return wire::route_of(b) == wire::Route::chat_completions; }
 
 // The prompt in the form the route takes; chat routes get token-id prompts realigned to text.
-util::Result<api::Prompt> wire_prompt(Prompt p, api::Backend backend, ServerControl& control, std::mt19937_64& rng) {
+util::Result<wire::Prompt> wire_prompt(Prompt p, wire::Backend backend, ServerControl& control, std::mt19937_64& rng) {
   if (!is_chat(backend)) {
-    if (!p.ids.empty()) return api::Prompt{std::move(p.ids)};
-    return api::Prompt{p.messages.empty() ? std::move(p.text) : prompt_text(p)};
+    if (!p.ids.empty()) return wire::Prompt{std::move(p.ids)};
+    return wire::Prompt{p.messages.empty() ? std::move(p.text) : prompt_text(p)};
   }
   if (!p.messages.empty()) {
-    std::vector<api::ChatMessage> messages;
+    std::vector<wire::ChatMessage> messages;
     for (auto& m : p.messages) messages.push_back({std::move(m.role), std::move(m.content)});
-    return api::Prompt{std::move(messages)};
+    return wire::Prompt{std::move(messages)};
   }
   if (!p.ids.empty()) {
     TextCodec* codec = control.codec();
@@ -37,11 +37,11 @@ util::Result<api::Prompt> wire_prompt(Prompt p, api::Backend backend, ServerCont
       return util::failf(ErrorKind::bad_input,
                          "backend {} takes text, and the server offers no /tokenize and /detokenize to turn token-id "
                          "prompts into text of exact length; use a completions backend or a text dataset",
-                         api::to_string(backend));
+                         wire::to_string(backend));
     }
     if (auto ok = realign_to_text(p, *codec, *vocab, rng); !ok) return std::unexpected(ok.error());
   }
-  return api::Prompt{std::vector<api::ChatMessage>{{"user", std::move(p.text)}}};
+  return wire::Prompt{std::vector<wire::ChatMessage>{{"user", std::move(p.text)}}};
 }
 
 util::Result<std::vector<PreparedRequest>> prepare(const std::vector<Prompt>& prompts, const RunSpec& spec,
@@ -51,7 +51,7 @@ util::Result<std::vector<PreparedRequest>> prepare(const std::vector<Prompt>& pr
   std::vector<PreparedRequest> out;
   out.reserve(prompts.size());
   for (const Prompt& p : prompts) {
-    api::GenerationRequest g;
+    wire::GenerationRequest g;
     auto wire = wire_prompt(p, spec.backend, control, rng);
     if (!wire) return std::unexpected(wire.error());
     g.prompt = std::move(*wire);
@@ -67,7 +67,7 @@ util::Result<std::vector<PreparedRequest>> prepare(const std::vector<Prompt>& pr
     g.cache_prompt = spec.request.cache_prompt;
     g.extra_body = spec.request.extra_body;
     PreparedRequest r;
-    if (auto ok = api::build_request_body(spec.backend, g, r.body); !ok) return std::unexpected(ok.error());
+    if (auto ok = wire::build_request_body(spec.backend, g, r.body); !ok) return std::unexpected(ok.error());
     r.input_tokens_planned = p.input_tokens;
     r.output_tokens_requested = g.max_tokens;
     out.push_back(std::move(r));
@@ -87,7 +87,7 @@ util::Result<PhaseSpec> phase_spec(const RunSpec& spec, std::vector<PreparedRequ
   if (!url) return std::unexpected(url.error());
   PhaseSpec p;
   p.url = std::move(*url);
-  p.target = std::string(api::path_of(api::route_of(spec.backend)));
+  p.target = std::string(wire::path_of(wire::route_of(spec.backend)));
   if (!spec.api_key.empty()) p.headers.push_back({"Authorization", "Bearer " + spec.api_key});
   p.streaming = spec.request.stream ? Streaming::sse : Streaming::whole_body;
   p.requests = std::move(requests);
@@ -118,7 +118,7 @@ util::Result<std::int64_t> warm_up(const RunSpec& spec, const std::string& model
 
 RunEcho echo_of(const RunSpec& spec, std::string model) {
   RunEcho e;
-  e.backend = std::string(api::to_string(spec.backend));
+  e.backend = std::string(wire::to_string(spec.backend));
   e.model = std::move(model);
   e.base_url = spec.base_url;
   e.num_prompts = std::ssize(spec.prompts);

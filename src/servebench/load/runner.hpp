@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "servebench/api/client_request.hpp"
 #include "servebench/load/metrics.hpp"
 #include "servebench/load/phase.hpp"
 #include "servebench/load/prompt.hpp"
 #include "servebench/load/run_result.hpp"
 #include "servebench/load/schedule.hpp"
 #include "servebench/load/server_control.hpp"
+#include "servebench/wire/client_request.hpp"
 
 namespace servebench::load {
 
@@ -29,7 +29,7 @@ struct RequestSettings {
 };
 
 struct RunSpec {
-  api::Backend backend = api::Backend::sglang;
+  wire::Backend backend = wire::Backend::sglang;
   std::string base_url;                 // "http://127.0.0.1:30000"
   std::string model;                    // empty: the server's first model
   std::string api_key;                  // sent as a bearer token; never written anywhere

@@ -1,7 +1,7 @@
 #pragma once
 // What a run needs from the server besides generation: health, model, cache flush, counter
 // snapshots around the measured window, facts and tokenizer. engine_control.hpp implements it over
-// api's engine adapters; tests use a fake.
+// the engine adapters (engines); tests use a fake.
 #include <optional>
 #include <string>
 

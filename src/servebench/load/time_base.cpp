@@ -4,7 +4,7 @@
 
 #include <boost/json.hpp>
 
-#include "servebench/util/json_text.hpp"
+#include "servebench/wire/server_facts.hpp"
 
 namespace servebench::load {
 namespace {
@@ -16,10 +16,8 @@ util::Nanos scaled(util::Nanos d, double factor) {
 }  // namespace
 
 std::optional<double> sim_time_scale(const boost::json::value& server_info) {
-  if (!server_info.is_object()) return std::nullopt;
-  const auto* sim = server_info.get_object().if_contains("sim");
-  if (sim == nullptr || !sim->is_object()) return std::nullopt;
-  const auto scale = util::json_number(sim->get_object(), "time_scale");
+  const auto sim = server_info.is_object() ? wire::sim_facts_of_server_info(server_info.get_object()) : std::nullopt;
+  const auto scale = sim ? sim->time_scale : std::nullopt;
   if (!scale || !(*scale > 0) || *scale == 1 || !std::isfinite(*scale)) return std::nullopt;
   return scale;
 }

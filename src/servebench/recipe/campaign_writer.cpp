@@ -32,7 +32,7 @@ Result<Arm> arm_of(const Catalog& catalog, const Selection& s, Target target, co
   // The arm requires the quality gate, whose arithmetic probe only serve-sim's oracle can answer;
   // serve-sim flags are not part of the fingerprint, so the evidence still matches the recipe.
   if (target == Target::sim) rendered->flags.push_back({"--sim-oracle"});
-  return Arm{arm_name(catalog, s), target == Target::sim ? "sim" : std::string(api::to_string(catalog.engine)),
+  return Arm{arm_name(catalog, s), target == Target::sim ? "sim" : std::string(flags::to_string(catalog.engine)),
              to_command_line(*rendered), rendered->selection, p->gpus()};
 }
 

@@ -6,8 +6,8 @@
 
 #include "servebench/recipe/catalog_check.hpp"
 #include "servebench/recipe/placeholder.hpp"
-#include "servebench/util/yaml_fields.hpp"
 #include "servebench/util/file_io.hpp"
+#include "servebench/util/yaml_fields.hpp"
 
 namespace servebench::recipe {
 namespace {
@@ -76,7 +76,7 @@ void CatalogReader::read_header(util::YamlFields& top) {
   m_out.name = top.required_string("name");
   m_out.title = top.string("title", m_out.name);
   const std::string engine = top.string("engine", "sglang");
-  if (auto d = api::parse_dialect(engine)) {
+  if (auto d = flags::parse_dialect(engine)) {
     m_out.engine = *d;
   } else {
     fail(util::yaml_error(m_out.file, top.node("engine"), d.error().message));

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "servebench/api/flag_registry.hpp"
+#include "servebench/flags/flag_registry.hpp"
 #include "servebench/recipe/gpu_facts.hpp"
 #include "servebench/recipe/rule.hpp"
 #include "servebench/util/result.hpp"
@@ -81,7 +81,7 @@ struct BenchmarkPlan {
 
 struct Catalog {
   std::string file, name, title;
-  api::Dialect engine = api::Dialect::sglang;
+  flags::Dialect engine = flags::Dialect::sglang;
   std::string launcher;  // program words before the flags, e.g. "python3 -m sglang.launch_server"
   ModelInfo model;
   std::vector<Dim> dims;  // the hardware dim first, then match dims, then overlay dims (file order)

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "servebench/api/command.hpp"
+#include "servebench/flags/command.hpp"
 #include "servebench/results/point.hpp"
 #include "servebench/util/result.hpp"
 
@@ -22,7 +22,7 @@ struct ArmFacts {
   // The GPU the arm ran on: the `hw=` of its recipe selection, else serve-sim's `--hw`; "" unknown.
   // The launch fingerprint does not carry it (a recipe's flags are often the same on several GPUs).
   std::string hardware;
-  std::vector<api::EnvVar> env;
+  std::vector<flags::EnvVar> env;
   std::optional<RecipeRef> recipe;
 };
 

@@ -22,14 +22,14 @@ struct Source {
 };
 
 // Where a flag came from: the composed entries whose first word names it.
-Source source_of(const api::FlagRegistry& registry, const Composition& composed, const std::string& flag) {
+Source source_of(const flags::FlagRegistry& registry, const Composition& composed, const std::string& flag) {
   std::vector<std::string> origins;
   std::string where;
   for (const auto& e : composed.flags) {
     auto words = util::shell_split(e.text);
     if (!words || words->empty()) continue;
     std::string word = words->front().substr(0, words->front().find('='));
-    const api::FlagSpec* spec = registry.find(word);
+    const flags::FlagSpec* spec = registry.find(word);
     if ((spec != nullptr ? spec->name : word) != flag) continue;
     if (std::find(origins.begin(), origins.end(), e.origin) == origins.end()) origins.push_back(e.origin);
     where = e.where;
@@ -39,7 +39,7 @@ Source source_of(const api::FlagRegistry& registry, const Composition& composed,
 
 class Linter {
  public:
-  Linter(const Catalog& c, const LintFacts& f, const api::FlagRegistry& r) : m_catalog(c), m_facts(f), m_registry(r) {}
+  Linter(const Catalog& c, const LintFacts& f, const flags::FlagRegistry& r) : m_catalog(c), m_facts(f), m_registry(r) {}
   LintReport run();
 
  private:
@@ -49,7 +49,7 @@ class Linter {
 
   const Catalog& m_catalog;
   const LintFacts& m_facts;
-  const api::FlagRegistry& m_registry;
+  const flags::FlagRegistry& m_registry;
   LintReport m_report;
   struct Found {
     const Cell* cell;
@@ -146,7 +146,7 @@ std::size_t LintReport::count(Severity s) const {
 }
 
 Result<LintReport> lint(const Catalog& catalog, const LintFacts& facts) {
-  auto registry = api::flag_registry(catalog.engine);
+  auto registry = flags::flag_registry(catalog.engine);
   if (!registry) return std::unexpected(registry.error());
   return Linter(catalog, facts, **registry).run();
 }

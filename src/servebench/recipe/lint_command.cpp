@@ -14,7 +14,7 @@ namespace {
 using Findings = std::vector<CommandFinding>;
 
 void flag_checks(const CommandUnderLint& c, Findings& out) {
-  const std::string engine(api::to_string(c.catalog.engine));
+  const std::string engine(flags::to_string(c.catalog.engine));
   for (const auto& name : c.command.unknown) {
     out.push_back({"unknown-flag", Severity::error, name, fmt::format("not a {} flag (data/flags/{}.yaml)", engine, engine)});
   }
@@ -27,7 +27,7 @@ void flag_checks(const CommandUnderLint& c, Findings& out) {
     out.push_back({"duplicate-flag", Severity::error, name,
                    fmt::format("given {} times after overlays ({}); strip the earlier one", values.size(), util::join(values, ", "))});
   }
-  if (auto defaults = api::defaults_left_explicit(c.command)) {
+  if (auto defaults = flags::defaults_left_explicit(c.command)) {
     for (const auto& f : *defaults) {
       out.push_back({"redundant-default", Severity::warning, f.name,
                      fmt::format("{} {} is the engine default; leave it out", f.name, f.value.value_or(""))});

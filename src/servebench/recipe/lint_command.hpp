@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "servebench/api/command.hpp"
+#include "servebench/flags/command.hpp"
 #include "servebench/recipe/catalog.hpp"
 #include "servebench/recipe/finding.hpp"
 #include "servebench/recipe/lint_facts.hpp"
@@ -21,7 +21,7 @@ struct CommandFinding {
 };
 
 struct CommandUnderLint {
-  const api::NormalizedCommand& command;
+  const flags::NormalizedCommand& command;
   const Catalog& catalog;
   const Cell& cell;
   const GpuFacts& gpu;

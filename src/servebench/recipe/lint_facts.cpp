@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "servebench/util/yaml_fields.hpp"
 #include "servebench/util/embedded_data.hpp"
+#include "servebench/util/yaml_fields.hpp"
 
 namespace servebench::recipe {
 namespace {
@@ -13,8 +13,8 @@ namespace {
 using util::ErrorKind;
 using util::Result;
 
-Result<api::Dialect> read_engine(const std::string& file, const YAML::Node& n, const std::string& word) {
-  auto d = api::parse_dialect(word);
+Result<flags::Dialect> read_engine(const std::string& file, const YAML::Node& n, const std::string& word) {
+  auto d = flags::parse_dialect(word);
   if (!d) return std::unexpected(util::yaml_error(file, n, d.error().message));
   return *d;
 }
@@ -24,7 +24,7 @@ Result<ArchRequirement> read_requirement(const std::string& file, const YAML::No
   if (!f) return std::unexpected(f.error());
   ArchRequirement r;
   r.id = f->required_string("id");
-  r.engine = f->take(read_engine(file, f->node("engine"), f->string("engine", "sglang")), api::Dialect::sglang);
+  r.engine = f->take(read_engine(file, f->node("engine"), f->string("engine", "sglang")), flags::Dialect::sglang);
   r.flags = f->strings("flags");
   r.values = f->strings("values");
   for (auto sm : f->integers("sm")) r.sm.push_back(static_cast<int>(sm));
@@ -116,7 +116,7 @@ bool ArchRequirement::allows(const GpuFacts& gpu) const {
          std::find(families.begin(), families.end(), gpu.family) != families.end();
 }
 
-const EngineLintFacts* LintFacts::engine(api::Dialect d) const {
+const EngineLintFacts* LintFacts::engine(flags::Dialect d) const {
   for (const auto& e : engines) {
     if (e.engine == d) return &e;
   }

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "servebench/api/flag_registry.hpp"
+#include "servebench/flags/flag_registry.hpp"
 #include "servebench/recipe/finding.hpp"
 #include "servebench/recipe/gpu_facts.hpp"
 #include "servebench/util/result.hpp"
@@ -15,7 +15,7 @@ namespace servebench::recipe {
 
 struct ArchRequirement {
   std::string id;
-  api::Dialect engine = api::Dialect::sglang;
+  flags::Dialect engine = flags::Dialect::sglang;
   std::vector<std::string> flags, values;
   std::vector<int> sm;
   std::vector<std::string> families;
@@ -36,7 +36,7 @@ struct Conflict {
 };
 
 struct EngineLintFacts {
-  api::Dialect engine = api::Dialect::sglang;
+  flags::Dialect engine = flags::Dialect::sglang;
   ParallelismFlags parallelism;
   std::vector<Conflict> conflicts;
 };
@@ -47,7 +47,7 @@ struct LintFacts {
   std::vector<EngineLintFacts> engines;
   std::int64_t moe_intermediate_multiple = 128;
   // Facts of one engine, or nullptr when the data file has none.
-  const EngineLintFacts* engine(api::Dialect d) const;
+  const EngineLintFacts* engine(flags::Dialect d) const;
 };
 
 // Parses arch_rules.yaml and recipe_lint.yaml texts; errors name file:line:col (bad_input).

@@ -5,9 +5,9 @@
 namespace servebench::recipe {
 namespace {
 
-const api::CommandFlag* find_flag(const api::NormalizedCommand& command, const std::string& name) {
+const flags::CommandFlag* find_flag(const flags::NormalizedCommand& command, const std::string& name) {
   if (name.empty()) return nullptr;
-  const api::CommandFlag* found = nullptr;
+  const flags::CommandFlag* found = nullptr;
   for (const auto& f : command.flags) {
     if (f.name == name) found = &f;  // the last one wins, as in argparse
   }
@@ -17,8 +17,8 @@ const api::CommandFlag* find_flag(const api::NormalizedCommand& command, const s
   return found;
 }
 
-util::Result<void> read_degree(const api::NormalizedCommand& command, const std::string& name, std::int64_t& out) {
-  const api::CommandFlag* f = find_flag(command, name);
+util::Result<void> read_degree(const flags::NormalizedCommand& command, const std::string& name, std::int64_t& out) {
+  const flags::CommandFlag* f = find_flag(command, name);
   if (f == nullptr) return {};
   auto v = util::parse_int(f->value.value_or(""), name);
   if (!v || *v < 1) return util::failf(util::ErrorKind::bad_input, "{} must be a positive integer, got '{}'", name, f->value.value_or(""));
@@ -28,7 +28,7 @@ util::Result<void> read_degree(const api::NormalizedCommand& command, const std:
 
 }  // namespace
 
-util::Result<Parallelism> parallelism_of(const api::NormalizedCommand& command, const ParallelismFlags& flags) {
+util::Result<Parallelism> parallelism_of(const flags::NormalizedCommand& command, const ParallelismFlags& flags) {
   Parallelism p;
   for (auto [name, out] : {std::pair{&flags.tp, &p.tp}, {&flags.pp, &p.pp}, {&flags.dp, &p.dp}, {&flags.ep, &p.ep},
                            {&flags.nnodes, &p.nnodes}}) {

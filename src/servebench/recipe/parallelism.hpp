@@ -3,7 +3,7 @@
 // (data/recipe_lint.yaml): how many GPUs it needs and how attention and MoE layers are sharded.
 #include <cstdint>
 
-#include "servebench/api/command.hpp"
+#include "servebench/flags/command.hpp"
 #include "servebench/recipe/lint_facts.hpp"
 #include "servebench/util/result.hpp"
 
@@ -22,6 +22,6 @@ struct Parallelism {
 
 // Reads the degrees (absent flags: 1); fails (bad_input) naming the flag whose value is not a
 // positive integer.
-util::Result<Parallelism> parallelism_of(const api::NormalizedCommand& command, const ParallelismFlags& flags);
+util::Result<Parallelism> parallelism_of(const flags::NormalizedCommand& command, const ParallelismFlags& flags);
 
 }  // namespace servebench::recipe

@@ -88,8 +88,8 @@ std::vector<std::string> RenderedCommand::words() const {
   return out;
 }
 
-std::vector<api::EnvVar> RenderedCommand::env_vars() const {
-  std::vector<api::EnvVar> out;
+std::vector<flags::EnvVar> RenderedCommand::env_vars() const {
+  std::vector<flags::EnvVar> out;
   for (const auto& e : env) {
     const auto eq = e.find('=');
     out.push_back({e.substr(0, eq), eq == std::string::npos ? "" : e.substr(eq + 1)});
@@ -131,10 +131,10 @@ Result<RenderedCommand> render(const Catalog& catalog, const Selection& s, Targe
   return render_unchecked(catalog, s, target, overrides);
 }
 
-Result<api::NormalizedCommand> normalize(const Catalog& catalog, const RenderedCommand& command) {
+Result<flags::NormalizedCommand> normalize(const Catalog& catalog, const RenderedCommand& command) {
   const auto words = command.words();
   const auto env = command.env_vars();
-  return api::normalize(catalog.engine, words, env);
+  return flags::normalize(catalog.engine, words, env);
 }
 
 }  // namespace servebench::recipe

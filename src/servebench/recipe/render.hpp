@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "servebench/api/command.hpp"
+#include "servebench/flags/command.hpp"
 #include "servebench/recipe/catalog.hpp"
 #include "servebench/recipe/placeholder.hpp"
 #include "servebench/recipe/selection.hpp"
@@ -45,7 +45,7 @@ struct RenderedCommand {
   std::vector<std::string> hints;
   // Program words then every flag word (no env).
   std::vector<std::string> words() const;
-  std::vector<api::EnvVar> env_vars() const;
+  std::vector<flags::EnvVar> env_vars() const;
 };
 
 // Renders a selection. Fails (bad_input) when it is disabled (the message lists every reason), has
@@ -56,7 +56,7 @@ util::Result<RenderedCommand> render(const Catalog& catalog, const Selection& s,
 util::Result<RenderedCommand> render_unchecked(const Catalog& catalog, const Selection& s, Target target,
                                                const PlaceholderValues& overrides = {});
 
-// The command as the engine's normalizer sees it (api::normalize), for fingerprints and lint.
-util::Result<api::NormalizedCommand> normalize(const Catalog& catalog, const RenderedCommand& command);
+// The command as the engine's normalizer sees it (flags::normalize), for fingerprints and lint.
+util::Result<flags::NormalizedCommand> normalize(const Catalog& catalog, const RenderedCommand& command);
 
 }  // namespace servebench::recipe

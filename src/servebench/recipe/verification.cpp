@@ -32,9 +32,9 @@ std::string hardware_of(const Evidence& e, const EvidencePoint& p) {
 bool passed_gate(const results::PointRecord& p) { return p.gate.passed.value_or(false); }
 
 // The simulator speaks SGLang's flags.
-api::Dialect dialect_of(const std::string& engine, api::Dialect fallback) {
-  if (engine == "sim") return api::Dialect::sglang;
-  return api::parse_dialect(engine).value_or(fallback);
+flags::Dialect dialect_of(const std::string& engine, flags::Dialect fallback) {
+  if (engine == "sim") return flags::Dialect::sglang;
+  return flags::parse_dialect(engine).value_or(fallback);
 }
 
 EvidenceRef ref_of(const EvidencePoint& p) {
@@ -42,19 +42,19 @@ EvidenceRef ref_of(const EvidencePoint& p) {
 }
 
 // Measured → current, from the launch command recorded in the arm's facts.
-void explain_stale(const Catalog& c, const Evidence& e, const EvidencePoint& older, const api::NormalizedCommand& current,
+void explain_stale(const Catalog& c, const Evidence& e, const EvidencePoint& older, const flags::NormalizedCommand& current,
                    SelectionStatus& out) {
   const ArmFacts* facts = e.arm(older.run_dir, older.point.arm);
   if (facts == nullptr || facts->launch.empty()) {
     out.note = fmt::format("measured command unknown: {}/{} has no launch in server_facts.json", older.run_dir, older.point.arm);
     return;
   }
-  auto measured = api::normalize_command(dialect_of(facts->engine, c.engine), facts->launch, facts->env);
+  auto measured = flags::normalize_command(dialect_of(facts->engine, c.engine), facts->launch, facts->env);
   if (!measured) {
     out.note = fmt::format("measured command of {}/{} unreadable: {}", older.run_dir, older.point.arm, measured.error().message);
     return;
   }
-  out.diff = api::diff(*measured, current);
+  out.diff = flags::diff(*measured, current);
   out.note = fmt::format("diff against {}/{}", older.run_dir, older.point.arm);
 }
 
@@ -81,7 +81,7 @@ Result<SelectionStatus> verify(const Catalog& catalog, const Selection& s, const
   if (!command) return std::unexpected(command.error());
   SelectionStatus out;
   out.selection = rendered->selection;
-  out.fingerprint = api::fingerprint(*command);
+  out.fingerprint = flags::fingerprint(*command);
   std::vector<const EvidencePoint*> passing, failing, older, elsewhere;
   for (const auto& p : evidence.points) {
     if (p.point.server.fingerprint == out.fingerprint) {
@@ -134,7 +134,7 @@ boost::json::object to_json(const SelectionStatus& s) {
   for (const auto& e : s.evidence) {
     evidence.push_back(boost::json::object{{"run_dir", e.run_dir}, {"point", e.point}, {"engine", e.engine}, {"fingerprint", e.fingerprint}});
   }
-  for (const auto& c : s.diff) diff.emplace_back(api::to_string(c));
+  for (const auto& c : s.diff) diff.emplace_back(flags::to_string(c));
   return {{"selection", s.selection}, {"fingerprint", s.fingerprint}, {"status", to_string(s.state)},
           {"label", s.label()},         {"engines", std::move(engines)},  {"evidence", std::move(evidence)},
           {"diff", std::move(diff)},    {"note", s.note}};

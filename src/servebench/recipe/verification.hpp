@@ -16,7 +16,7 @@
 
 #include <boost/json/object.hpp>
 
-#include "servebench/api/command.hpp"
+#include "servebench/flags/command.hpp"
 #include "servebench/recipe/catalog.hpp"
 #include "servebench/recipe/evidence.hpp"
 #include "servebench/recipe/selection.hpp"
@@ -37,7 +37,7 @@ struct SelectionStatus {
   Verification state = Verification::unverified;
   std::vector<std::string> engines;       // verified: engines of the verifying points, sorted
   std::vector<EvidenceRef> evidence;      // verified: verifying points · stale: the older points
-  std::vector<api::CommandChange> diff;   // stale: measured → current (empty when unknown)
+  std::vector<flags::CommandChange> diff;   // stale: measured → current (empty when unknown)
   std::string note;                       // why, in words, when it is not plain
   // "verified", "verified (sim)", "stale", "unverified".
   std::string label() const;

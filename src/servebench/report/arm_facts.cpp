@@ -6,6 +6,7 @@
 #include "servebench/util/file_io.hpp"
 #include "servebench/util/json_text.hpp"
 #include "servebench/util/strings.hpp"
+#include "servebench/wire/server_facts.hpp"
 
 namespace servebench::report {
 namespace json = boost::json;
@@ -77,9 +78,9 @@ util::Result<ServerFacts> read_server_facts(const std::filesystem::path& file) {
   out.kv_pool_tokens = util::json_int(facts, "kv_pool_tokens");
   out.max_running_requests = util::json_int(facts, "max_running_requests");
   out.speculative = speculative_text(facts);
-  const json::object& sim = child(o, "sim");
-  out.sim_hardware = util::json_string(sim, "hardware").value_or("");
-  out.sim_time_scale = util::json_number(sim, "time_scale");
+  const wire::SimFacts sim = wire::read_sim_facts(child(o, "sim"));
+  out.sim_hardware = sim.hardware;
+  out.sim_time_scale = sim.time_scale;
   return out;
 }
 

@@ -10,18 +10,18 @@ namespace {
 constexpr std::size_t k_text_reserve_tokens = 1024;  // reserved up front; longer outputs grow
 constexpr std::size_t k_bytes_per_token = 6;
 
-api::FinishReason to_wire(FinishReason r) {
+wire::FinishReason to_wire(FinishReason r) {
   switch (r) {
     case FinishReason::none:
-      return api::FinishReason::none;
+      return wire::FinishReason::none;
     case FinishReason::length:
-      return api::FinishReason::length;
+      return wire::FinishReason::length;
     case FinishReason::stop:
-      return api::FinishReason::stop;
+      return wire::FinishReason::stop;
     case FinishReason::abort:
-      return api::FinishReason::abort;
+      return wire::FinishReason::abort;
   }
-  return api::FinishReason::other;
+  return wire::FinishReason::other;
 }
 
 http::Response json_response(int status, std::string body) { return {status, std::move(body), "application/json"}; }
@@ -41,7 +41,7 @@ Generation::Generation(RequestPlan plan, std::shared_ptr<http::Stream> stream, c
     const auto tokens = static_cast<std::size_t>(std::max<std::int64_t>(m_plan.items[i].sampling.max_tokens, 1));
     const auto reserve = std::min(tokens, k_text_reserve_tokens);
     m_items[i].text.reserve(reserve * k_bytes_per_token);
-    if (m_plan.route == api::ServerRoute::generate) m_items[i].output.reserve(reserve);
+    if (m_plan.route == wire::ServerRoute::generate) m_items[i].output.reserve(reserve);
   }
 }
 
@@ -52,17 +52,17 @@ void Generation::accepted(std::span<const RequestId> ids, ChunkBuffers& buffers)
   m_open_items = ids.size();
   // The role-only chunk goes out at once (as vLLM does), so a client that counts it as the
   // first token shows a TTFT of ~0 instead of hiding the mistake.
-  if (!m_plan.stream || m_plan.route != api::ServerRoute::chat_completions) return;
+  if (!m_plan.stream || m_plan.route != wire::ServerRoute::chat_completions) return;
   buffers.json.clear();
   buffers.frame.clear();
-  api::encode_chat_role_chunk(buffers.json, header(), stamp());
+  wire::encode_chat_role_chunk(buffers.json, header(), stamp());
   http::append_sse_data(buffers.frame, buffers.json);
   m_stream->send(buffers.frame);
 }
 
 void Generation::rejected(std::string_view message) {
   std::string body;
-  api::encode_error(body, message, 400, "BadRequestError");
+  wire::encode_error(body, message, 400, "BadRequestError");
   m_stream->respond(json_response(400, std::move(body)));
 }
 
@@ -71,13 +71,13 @@ bool Generation::on_event(std::size_t index, const TokenEvent& event, VirtualTim
   item.meta = event.meta;
   const std::optional<std::size_t> stop = append_output(item, event);
   if (stop) {
-    item.finish = api::FinishReason::stop;
+    item.finish = wire::FinishReason::stop;
     item.matched = m_plan.stop[*stop];
   } else if (event.finish != FinishReason::none) {
     item.finish = to_wire(event.finish);
     if (event.finish == FinishReason::stop && !event.tokens.empty()) item.matched = std::int64_t{event.tokens.back()};
   }
-  if (item.finish != api::FinishReason::none) {
+  if (item.finish != wire::FinishReason::none) {
     item.finished_at = now;
     --m_open_items;
   }
@@ -97,7 +97,7 @@ bool Generation::on_event(std::size_t index, const TokenEvent& event, VirtualTim
 // place in the plan's list (the earliest match wins; the text is cut where it starts, as OpenAI
 // servers leave the stop string out).
 std::optional<std::size_t> Generation::append_output(Item& item, const TokenEvent& event) {
-  if (m_plan.route == api::ServerRoute::generate)
+  if (m_plan.route == wire::ServerRoute::generate)
     item.output.insert(item.output.end(), event.tokens.begin(), event.tokens.end());
   const std::size_t before = item.text.size();
   const auto decoded = m_context->tokenizer->decode_into(event.tokens, SpecialTokens::skip, item.text);
@@ -118,15 +118,15 @@ std::optional<std::size_t> Generation::append_output(Item& item, const TokenEven
 
 // While an item runs, its last (longest stop - 1) bytes are held back: they may begin a match.
 std::size_t Generation::streamable_end(const Item& item) const {
-  if (item.finish != api::FinishReason::none) return item.text.size();
+  if (item.finish != wire::FinishReason::none) return item.text.size();
   if (item.text.size() <= m_stop_holdback) return item.text_sent;
   return std::max(item.text_sent, item.text.size() - m_stop_holdback);
 }
 
 void Generation::stream_chunk(std::size_t index, ChunkBuffers& buffers) {
   buffers.json.clear();
-  if (m_plan.route == api::ServerRoute::generate) {
-    api::encode_generate(buffers.json, next_generate_output(index, false));
+  if (m_plan.route == wire::ServerRoute::generate) {
+    wire::encode_generate(buffers.json, next_generate_output(index, false));
   } else {
     encode_openai_chunk(index, buffers);
   }
@@ -135,36 +135,36 @@ void Generation::stream_chunk(std::size_t index, ChunkBuffers& buffers) {
 
 void Generation::encode_openai_chunk(std::size_t index, ChunkBuffers& buffers) {
   Item& item = m_items[index];
-  const bool done = item.finish != api::FinishReason::none;
+  const bool done = item.finish != wire::FinishReason::none;
   if (m_plan.tool_call) {  // a tool-call parser holds the call's text back and sends it whole
     if (!done) return;
     const std::string call_id = "call_" + m_id;
-    api::encode_tool_call_chunk(buffers.json, header(), {call_id, *m_plan.tool_call, "{}"}, stamp());
+    wire::encode_tool_call_chunk(buffers.json, header(), {call_id, *m_plan.tool_call, "{}"}, stamp());
     return;
   }
   const std::size_t end = streamable_end(item);
   const std::string_view delta = std::string_view(item.text).substr(item.text_sent, end - item.text_sent);
   if (delta.empty() && !done) return;
   item.text_sent = end;
-  const api::Usage usage = usage_of(item);
-  const api::ChunkBody body{delta, item.finish, m_plan.continuous_usage ? &usage : nullptr, stamp(),
+  const wire::Usage usage = usage_of(item);
+  const wire::ChunkBody body{delta, item.finish, m_plan.continuous_usage ? &usage : nullptr, stamp(),
                             static_cast<std::int64_t>(index)};
-  if (response_kind() == api::ResponseKind::chat) {
-    api::encode_chat_chunk(buffers.json, header(), body);
+  if (response_kind() == wire::ResponseKind::chat) {
+    wire::encode_chat_chunk(buffers.json, header(), body);
   } else {
-    api::encode_completion_chunk(buffers.json, header(), body);
+    wire::encode_completion_chunk(buffers.json, header(), body);
   }
 }
 
 // The /generate object for item `index`'s output so far (`whole`: all of it, not stamped); marks
 // what it carries as sent.
-api::GenerateOutput Generation::next_generate_output(std::size_t index, bool whole) {
+wire::GenerateOutput Generation::next_generate_output(std::size_t index, bool whole) {
   Item& item = m_items[index];
   const bool incremental = !whole && m_context->generate_output == StreamOutput::incremental;
   const std::size_t end = whole ? item.text.size() : streamable_end(item);
   const std::size_t text_from = incremental ? item.text_sent : 0;
   const std::size_t ids_from = incremental ? item.ids_sent : 0;
-  api::GenerateOutput out;
+  wire::GenerateOutput out;
   out.id = m_id;
   out.text = std::string_view(item.text).substr(text_from, end - text_from);
   out.output_ids = std::span(item.output).subspan(ids_from);
@@ -177,9 +177,9 @@ api::GenerateOutput Generation::next_generate_output(std::size_t index, bool who
 }
 
 void Generation::finish_stream(ChunkBuffers& buffers) {
-  if (m_plan.include_usage && m_plan.route != api::ServerRoute::generate) {
+  if (m_plan.include_usage && m_plan.route != wire::ServerRoute::generate) {
     buffers.json.clear();
-    api::encode_usage_chunk(buffers.json, response_kind(), header(), total_usage(), stamp());
+    wire::encode_usage_chunk(buffers.json, response_kind(), header(), total_usage(), stamp());
     http::append_sse_data(buffers.frame, buffers.json);
   }
   http::append_sse_done(buffers.frame);
@@ -189,31 +189,31 @@ void Generation::finish_stream(ChunkBuffers& buffers) {
 // prompt order, usage summed).
 void Generation::respond_whole() {
   std::string body;
-  if (m_plan.route == api::ServerRoute::generate) {
-    std::vector<api::GenerateOutput> outputs;
+  if (m_plan.route == wire::ServerRoute::generate) {
+    std::vector<wire::GenerateOutput> outputs;
     for (std::size_t i = 0; i < m_items.size(); ++i) outputs.push_back(next_generate_output(i, true));
     if (m_plan.batch) {
-      api::encode_generate_batch(body, outputs);
+      wire::encode_generate_batch(body, outputs);
     } else {
-      api::encode_generate(body, outputs.front());
+      wire::encode_generate(body, outputs.front());
     }
   } else if (m_plan.tool_call) {
     const std::string call_id = "call_" + m_id;
-    api::encode_tool_call_response(body, header(), {call_id, *m_plan.tool_call, "{}"}, total_usage());
+    wire::encode_tool_call_response(body, header(), {call_id, *m_plan.tool_call, "{}"}, total_usage());
   } else {
-    std::vector<api::ResponseChoice> choices;
+    std::vector<wire::ResponseChoice> choices;
     for (const Item& item : m_items) choices.push_back({item.text, item.finish});
-    api::encode_batch_completion_response(body, response_kind(), header(), choices, total_usage());
+    wire::encode_batch_completion_response(body, response_kind(), header(), choices, total_usage());
   }
   m_stream->respond(json_response(200, std::move(body)));
 }
 
-api::Usage Generation::usage_of(const Item& item) const {
+wire::Usage Generation::usage_of(const Item& item) const {
   return {item.meta.prompt_tokens, item.meta.completion_tokens, item.meta.cached_tokens()};
 }
 
-api::Usage Generation::total_usage() const {
-  api::Usage total{0, 0, 0};
+wire::Usage Generation::total_usage() const {
+  wire::Usage total{0, 0, 0};
   for (const Item& item : m_items) {
     *total.prompt_tokens += item.meta.prompt_tokens;
     *total.completion_tokens += item.meta.completion_tokens;
@@ -222,9 +222,9 @@ api::Usage Generation::total_usage() const {
   return total;
 }
 
-api::SglangMeta Generation::meta_of(const Item& item) const {
+wire::SglangMeta Generation::meta_of(const Item& item) const {
   const RequestMeta& m = item.meta;
-  api::SglangMeta out;
+  wire::SglangMeta out;
   out.prompt_tokens = m.prompt_tokens;
   out.completion_tokens = m.completion_tokens;
   out.cached_tokens = m.cached_tokens();
@@ -232,9 +232,9 @@ api::SglangMeta Generation::meta_of(const Item& item) const {
   out.cached_host = m.cached_host;
   if (m_context->speculative) out.spec_verify_ct = m.spec_verify_ct;
   out.finish = item.finish;
-  if (item.finish == api::FinishReason::length) out.finish_length = m.completion_tokens;
-  if (item.finish == api::FinishReason::stop) out.finish_matched = item.matched;
-  if (item.finish != api::FinishReason::none) out.e2e_latency = item.finished_at - m.arrival;
+  if (item.finish == wire::FinishReason::length) out.finish_length = m.completion_tokens;
+  if (item.finish == wire::FinishReason::stop) out.finish_matched = item.matched;
+  if (item.finish != wire::FinishReason::none) out.e2e_latency = item.finished_at - m.arrival;
   return out;
 }
 

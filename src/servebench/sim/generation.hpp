@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "servebench/api/response_encoder.hpp"
 #include "servebench/http/handler.hpp"
 #include "servebench/sim/request_plan.hpp"
 #include "servebench/util/clock.hpp"
+#include "servebench/wire/response_encoder.hpp"
 
 namespace servebench::sim {
 
@@ -64,8 +64,8 @@ class Generation {
     std::size_t text_sent = 0;  // bytes of `text` already streamed
     std::size_t ids_sent = 0;   // output ids already streamed (incremental /generate)
     RequestMeta meta;
-    api::FinishReason finish = api::FinishReason::none;
-    std::optional<api::MatchedStop> matched;  // the EOS token or stop string that ended the item
+    wire::FinishReason finish = wire::FinishReason::none;
+    std::optional<wire::MatchedStop> matched;  // the EOS token or stop string that ended the item
     VirtualTime finished_at{};
   };
 
@@ -73,16 +73,16 @@ class Generation {
   std::size_t streamable_end(const Item& item) const;
   void stream_chunk(std::size_t index, ChunkBuffers& buffers);
   void encode_openai_chunk(std::size_t index, ChunkBuffers& buffers);
-  api::GenerateOutput next_generate_output(std::size_t index, bool whole);
+  wire::GenerateOutput next_generate_output(std::size_t index, bool whole);
   void finish_stream(ChunkBuffers& buffers);
   void respond_whole();
-  api::Usage usage_of(const Item& item) const;
-  api::Usage total_usage() const;
-  api::SglangMeta meta_of(const Item& item) const;
+  wire::Usage usage_of(const Item& item) const;
+  wire::Usage total_usage() const;
+  wire::SglangMeta meta_of(const Item& item) const;
   std::optional<std::int64_t> stamp() const;
-  api::ResponseHeader header() const { return {m_id, m_context->model, m_created}; }
-  api::ResponseKind response_kind() const {
-    return m_plan.route == api::ServerRoute::chat_completions ? api::ResponseKind::chat : api::ResponseKind::completion;
+  wire::ResponseHeader header() const { return {m_id, m_context->model, m_created}; }
+  wire::ResponseKind response_kind() const {
+    return m_plan.route == wire::ServerRoute::chat_completions ? wire::ResponseKind::chat : wire::ResponseKind::completion;
   }
 
   RequestPlan m_plan;

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "servebench/api/metric_names.hpp"
+#include "servebench/wire/metric_names.hpp"
 
 namespace servebench::sim {
 namespace {
@@ -42,7 +42,7 @@ double num(std::int64_t v) { return static_cast<double>(v); }
 }  // namespace
 
 void append_metrics_text(std::string& out, const ServerStats& stats, std::string_view model_name) {
-  namespace metric = api::sglang_metric;
+  namespace metric = wire::sglang_metric;
   const EngineCounters& c = stats.counters;
   const Metric metrics[] = {
       {metric::k_prompt_tokens_total, Kind::counter, "Number of prefill tokens processed (finished requests).",

@@ -1,6 +1,6 @@
 #pragma once
 // GET /metrics: the simulator's counters in Prometheus text format under SGLang's names, plus
-// exact speculative-decoding counters SGLang lacks (names in docs/sim.md; api's sim adapter reads
+// exact speculative-decoding counters SGLang lacks (names in docs/sim.md; the engines module's sim adapter reads
 // them). One label set per metric ({model_name="..."}), so sums over label sets stay exact.
 #include <string>
 #include <string_view>

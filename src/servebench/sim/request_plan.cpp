@@ -17,25 +17,25 @@ std::vector<std::int32_t> encode_with_bos(const Tokenizer& tokenizer, std::strin
   return ids;
 }
 
-std::vector<std::int32_t> prompt_ids(const api::PromptInput& p, const Tokenizer& tokenizer) {
-  if (const auto* ids = std::get_if<api::TokenIds>(&p)) return *ids;
+std::vector<std::int32_t> prompt_ids(const wire::PromptInput& p, const Tokenizer& tokenizer) {
+  if (const auto* ids = std::get_if<wire::TokenIds>(&p)) return *ids;
   return encode_with_bos(tokenizer, std::get<std::string>(p));
 }
 
-std::int64_t max_tokens_for(const api::InferenceRequest& r, std::int64_t prompt_len, std::int64_t context_length) {
+std::int64_t max_tokens_for(const wire::InferenceRequest& r, std::int64_t prompt_len, std::int64_t context_length) {
   if (r.max_tokens) return *r.max_tokens;
   switch (r.route) {
-    case api::ServerRoute::completions:
+    case wire::ServerRoute::completions:
       return k_default_completion_tokens;
-    case api::ServerRoute::generate:
+    case wire::ServerRoute::generate:
       return k_default_generate_tokens;
-    case api::ServerRoute::chat_completions:
+    case wire::ServerRoute::chat_completions:
       break;
   }
   return std::max<std::int64_t>(context_length - prompt_len, 1);
 }
 
-SamplingParams sampling_for(const api::InferenceRequest& r) {
+SamplingParams sampling_for(const wire::InferenceRequest& r) {
   SamplingParams s;
   s.min_tokens = r.min_tokens;
   s.ignore_eos = r.ignore_eos;
@@ -57,7 +57,7 @@ std::string tool_call_text(std::string_view name) {
 
 }  // namespace
 
-std::string render_chat(std::span<const api::ChatMessage> messages) {
+std::string render_chat(std::span<const wire::ChatMessage> messages) {
   std::string out;
   for (const auto& m : messages) {
     out += "<|" + m.role + "|>\n";
@@ -68,18 +68,18 @@ std::string render_chat(std::span<const api::ChatMessage> messages) {
   return out;
 }
 
-std::string oracle_text(const api::InferenceRequest& request, std::size_t item, const Tokenizer& tokenizer) {
-  if (request.route == api::ServerRoute::chat_completions) {
+std::string oracle_text(const wire::InferenceRequest& request, std::size_t item, const Tokenizer& tokenizer) {
+  if (request.route == wire::ServerRoute::chat_completions) {
     std::string out;
     for (const auto& m : request.messages) out += m.content + "\n";
     return out;
   }
   const auto& p = request.prompts.at(item);
   if (const auto* text = std::get_if<std::string>(&p)) return *text;
-  return tokenizer.decode(std::get<api::TokenIds>(p), SpecialTokens::skip).value_or("");
+  return tokenizer.decode(std::get<wire::TokenIds>(p), SpecialTokens::skip).value_or("");
 }
 
-RequestPlan plan_request(const api::InferenceRequest& request, const Tokenizer& tokenizer, const PlanOptions& options,
+RequestPlan plan_request(const wire::InferenceRequest& request, const Tokenizer& tokenizer, const PlanOptions& options,
                          const std::optional<std::string>& first_tool) {
   RequestPlan plan;
   plan.route = request.route;
@@ -89,7 +89,7 @@ RequestPlan plan_request(const api::InferenceRequest& request, const Tokenizer& 
   plan.continuous_usage = request.continuous_usage;
   plan.stop = request.stop;
   std::erase_if(plan.stop, [](const std::string& s) { return s.empty(); });
-  const bool chat = request.route == api::ServerRoute::chat_completions;
+  const bool chat = request.route == wire::ServerRoute::chat_completions;
   const std::size_t n = chat ? 1 : request.prompts.size();
   for (std::size_t i = 0; i < n; ++i) {
     SimRequest item;

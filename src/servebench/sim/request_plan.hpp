@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "servebench/api/server_request.hpp"
 #include "servebench/sim/request.hpp"
 #include "servebench/sim/tokenizer.hpp"
+#include "servebench/wire/server_request.hpp"
 
 namespace servebench::sim {
 
@@ -30,7 +30,7 @@ inline constexpr std::int64_t k_default_completion_tokens = 16;
 inline constexpr std::int64_t k_default_generate_tokens = 128;
 
 struct RequestPlan {
-  api::ServerRoute route = api::ServerRoute::completions;
+  wire::ServerRoute route = wire::ServerRoute::completions;
   bool stream = false, batch = false;
   bool include_usage = false, continuous_usage = false;
   std::vector<std::string> stop;         // stop strings (matched on the generated text)
@@ -39,13 +39,13 @@ struct RequestPlan {
 };
 
 // Never fails: the parser validated the fields, and length limits are the engine's to check.
-RequestPlan plan_request(const api::InferenceRequest& request, const Tokenizer& tokenizer, const PlanOptions& options,
+RequestPlan plan_request(const wire::InferenceRequest& request, const Tokenizer& tokenizer, const PlanOptions& options,
                          const std::optional<std::string>& first_tool);
 
 // The chat template: "<|role|>\n" + content + "\n" per message, then "<|assistant|>\n".
-std::string render_chat(std::span<const api::ChatMessage> messages);
+std::string render_chat(std::span<const wire::ChatMessage> messages);
 
 // The text the oracle reads: chat contents joined by "\n", a text prompt, or detokenized ids.
-std::string oracle_text(const api::InferenceRequest& request, std::size_t item, const Tokenizer& tokenizer);
+std::string oracle_text(const wire::InferenceRequest& request, std::size_t item, const Tokenizer& tokenizer);
 
 }  // namespace servebench::sim

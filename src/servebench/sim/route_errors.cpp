@@ -1,6 +1,6 @@
 #include "servebench/sim/route_errors.hpp"
 
-#include "servebench/api/response_encoder.hpp"
+#include "servebench/wire/response_encoder.hpp"
 
 namespace servebench::sim {
 namespace {
@@ -22,7 +22,7 @@ std::string_view error_type(int status) {
 
 http::Response json_error(int status, std::string_view message) {
   std::string body;
-  api::encode_error(body, message, status, error_type(status));
+  wire::encode_error(body, message, status, error_type(status));
   return {status, std::move(body), "application/json"};
 }
 

@@ -2,11 +2,11 @@
 // published stats, except /flush_cache, which the engine thread itself must do.
 #include <fmt/format.h>
 
-#include "servebench/api/models_encoder.hpp"
 #include "servebench/sim/metrics_text.hpp"
 #include "servebench/sim/route_errors.hpp"
 #include "servebench/sim/routes.hpp"
 #include "servebench/util/strings.hpp"
+#include "servebench/wire/models_encoder.hpp"
 
 namespace servebench::sim {
 namespace {
@@ -33,11 +33,11 @@ http::Response server_info(const SimServer::State& state, const http::Server& se
 }
 
 http::Response model_info(const SimServer::State& state) {
-  api::ModelInfo info;
+  wire::ModelInfo info;
   info.model_path = info.tokenizer_path = state.front.model_path;
   info.model_type = state.deployment().model.name;
   std::string out;
-  api::encode_model_info(out, info);
+  wire::encode_model_info(out, info);
   return json_ok(std::move(out));
 }
 

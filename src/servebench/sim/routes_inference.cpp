@@ -1,4 +1,4 @@
-// POST /v1/completions, /v1/chat/completions, /generate: parse (api), plan, hand the generation to
+// POST /v1/completions, /v1/chat/completions, /generate: parse (wire), plan, hand the generation to
 // the engine thread. Nothing here waits: the answer streams from the engine thread.
 #include <fmt/format.h>
 
@@ -8,21 +8,21 @@
 namespace servebench::sim {
 namespace {
 
-std::string response_id(api::ServerRoute route, std::uint64_t n) {
+std::string response_id(wire::ServerRoute route, std::uint64_t n) {
   switch (route) {
-    case api::ServerRoute::completions:
+    case wire::ServerRoute::completions:
       return fmt::format("cmpl-{:016x}", n);
-    case api::ServerRoute::chat_completions:
+    case wire::ServerRoute::chat_completions:
       return fmt::format("chatcmpl-{:016x}", n);
-    case api::ServerRoute::generate:
+    case wire::ServerRoute::generate:
       break;
   }
   return fmt::format("{:032x}", n);  // SGLang's rid: a hex uuid
 }
 
-void start_generation(SimServer::State& state, api::ServerRoute route, const http::ServerRequest& request,
+void start_generation(SimServer::State& state, wire::ServerRoute route, const http::ServerRequest& request,
                       const std::shared_ptr<http::Stream>& stream) {
-  auto parsed = api::parse_inference_request(route, request.body);
+  auto parsed = wire::parse_inference_request(route, request.body);
   if (!parsed) throw RouteError(400, parsed.error().message);
   std::optional<std::string> tool;
   if (!parsed->tool_names.empty() && state.plan.oracle == OracleMode::on) tool = parsed->tool_names.front();
@@ -35,7 +35,7 @@ void start_generation(SimServer::State& state, api::ServerRoute route, const htt
   state.loop.submit(std::move(generation));
 }
 
-http::StreamHandler generation_route(SimServer::State& state, api::ServerRoute route) {
+http::StreamHandler generation_route(SimServer::State& state, wire::ServerRoute route) {
   return guarded([&state, route](const http::ServerRequest& request, std::shared_ptr<http::Stream> stream) {
     start_generation(state, route, request, stream);
   });
@@ -44,10 +44,10 @@ http::StreamHandler generation_route(SimServer::State& state, api::ServerRoute r
 }  // namespace
 
 void add_inference_routes(http::Server& server, SimServer::State& state) {
-  server.route_stream(http::Method::post, "/v1/completions", generation_route(state, api::ServerRoute::completions));
+  server.route_stream(http::Method::post, "/v1/completions", generation_route(state, wire::ServerRoute::completions));
   server.route_stream(http::Method::post, "/v1/chat/completions",
-                      generation_route(state, api::ServerRoute::chat_completions));
-  server.route_stream(http::Method::post, "/generate", generation_route(state, api::ServerRoute::generate));
+                      generation_route(state, wire::ServerRoute::chat_completions));
+  server.route_stream(http::Method::post, "/generate", generation_route(state, wire::ServerRoute::generate));
 }
 
 }  // namespace servebench::sim

@@ -1,9 +1,9 @@
 // POST /tokenize, /detokenize (and /v1/ spellings) with the simulator's documented tokenizer
 // (tokenizer.hpp): SGLang's shapes; max_model_len is the deployment's context length.
-#include "servebench/api/response_encoder.hpp"
-#include "servebench/api/server_request.hpp"
 #include "servebench/sim/route_errors.hpp"
 #include "servebench/sim/routes.hpp"
+#include "servebench/wire/response_encoder.hpp"
+#include "servebench/wire/server_request.hpp"
 
 namespace servebench::sim {
 namespace {
@@ -11,7 +11,7 @@ namespace {
 http::Response json_ok(std::string body) { return {200, std::move(body), "application/json"}; }
 
 http::Response tokenize(const SimServer::State& state, const http::ServerRequest& request) {
-  auto parsed = api::parse_tokenize_request(request.body);
+  auto parsed = wire::parse_tokenize_request(request.body);
   if (!parsed) throw RouteError(400, parsed.error().message);
   const std::int32_t bos = state.tokenizer.specials().bos;
   std::vector<std::vector<std::int32_t>> all;
@@ -24,15 +24,15 @@ http::Response tokenize(const SimServer::State& state, const http::ServerRequest
   }
   std::string out;
   if (parsed->batch) {
-    api::encode_batch_tokenize_response(out, all, state.deployment().context_length);
+    wire::encode_batch_tokenize_response(out, all, state.deployment().context_length);
   } else {
-    api::encode_tokenize_response(out, all.front(), state.deployment().context_length);
+    wire::encode_tokenize_response(out, all.front(), state.deployment().context_length);
   }
   return json_ok(std::move(out));
 }
 
 http::Response detokenize(const SimServer::State& state, const http::ServerRequest& request) {
-  auto parsed = api::parse_detokenize_request(request.body);
+  auto parsed = wire::parse_detokenize_request(request.body);
   if (!parsed) throw RouteError(400, parsed.error().message);
   const auto mode = parsed->skip_special_tokens ? SpecialTokens::skip : SpecialTokens::render;
   std::vector<std::string> texts;
@@ -43,9 +43,9 @@ http::Response detokenize(const SimServer::State& state, const http::ServerReque
   }
   std::string out;
   if (parsed->batch) {
-    api::encode_batch_detokenize_response(out, texts);
+    wire::encode_batch_detokenize_response(out, texts);
   } else {
-    api::encode_detokenize_response(out, texts.front());
+    wire::encode_detokenize_response(out, texts.front());
   }
   return json_ok(std::move(out));
 }

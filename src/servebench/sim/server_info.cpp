@@ -1,26 +1,26 @@
 #include "servebench/sim/server_info.hpp"
 
-#include "servebench/api/models_encoder.hpp"
-#include "servebench/api/server_info_encoder.hpp"
+#include "servebench/wire/models_encoder.hpp"
+#include "servebench/wire/server_info_encoder.hpp"
 
 namespace servebench::sim {
 namespace {
 
-std::vector<api::InfoField> info_fields(const std::vector<Fact>& facts, const FrontFacts& front) {
-  std::vector<api::InfoField> out;
+std::vector<wire::InfoField> info_fields(const std::vector<Fact>& facts, const FrontFacts& front) {
+  std::vector<wire::InfoField> out;
   out.reserve(facts.size());
   for (const Fact& f : facts) {
     // model_path is what the user named with --model-path, not the card.
-    api::InfoValue value = f.key == "model_path" ? api::InfoValue{front.model_path}
-                                                 : std::visit([](const auto& x) { return api::InfoValue{x}; }, f.value);
+    wire::InfoValue value = f.key == "model_path" ? wire::InfoValue{front.model_path}
+                                                 : std::visit([](const auto& x) { return wire::InfoValue{x}; }, f.value);
     out.push_back({f.key, std::move(value)});
   }
   return out;
 }
 
 // The simulator has one DP rank.
-api::SglangRankState rank_state(const Deployment& d, const ServerStats& stats) {
-  api::SglangRankState rank;
+wire::SglangRankState rank_state(const Deployment& d, const ServerStats& stats) {
+  wire::SglangRankState rank;
   rank.weight_gb = (d.memory.weight_bytes + d.memory.draft_weight_bytes) / 1e9;
   rank.kvcache_gb = d.memory.kv_pool_bytes / 1e9;
   rank.token_capacity = d.memory.max_total_num_tokens;
@@ -39,7 +39,7 @@ void append_server_info(std::string& out, const ServerFacts& facts, const Deploy
   sim.push_back({"time_scale", front.time_scale});
   sim.push_back({"oracle", front.oracle});
   sim.push_back({"stamp_events", front.stamp_events});
-  api::ServerInfo info;
+  wire::ServerInfo info;
   info.server_args = server_args;
   info.served_model_name = front.served_model_name;
   info.host = front.host;
@@ -50,11 +50,11 @@ void append_server_info(std::string& out, const ServerFacts& facts, const Deploy
   info.version = front.version;
   info.recorded_flags = front.recorded_flags;
   info.sim = sim;
-  api::encode_server_info(out, info);
+  wire::encode_server_info(out, info);
 }
 
 void append_models(std::string& out, const Deployment& d, const FrontFacts& front) {
-  api::encode_models_response(out,
+  wire::encode_models_response(out,
                               {front.served_model_name, front.created, "sglang", front.model_path, d.context_length});
 }
 

@@ -18,7 +18,7 @@ std::filesystem::path temp_dir(const std::string& name) {
 ArmSpec launched(const std::string& command) {
   ArmSpec a;
   a.name = "a";
-  a.engine = api::Engine::sim;
+  a.engine = engines::Engine::sim;
   a.launch = command;
   a.base_url = "http://127.0.0.1:{port}";
   a.ready_timeout = std::chrono::seconds(1);
@@ -30,7 +30,7 @@ TEST(ArmServer, AttachesToARunningServer) {
   testing::FakeEngineServer server;
   ArmSpec a;
   a.name = "attached";
-  a.engine = api::Engine::sim;
+  a.engine = engines::Engine::sim;
   a.base_url = server.base_url();
   auto s = ArmServer::start(a, temp_dir("attach") / "server.log", StopSignal::install(), "/x/servebench");
   ASSERT_TRUE(s) << s.error().message;

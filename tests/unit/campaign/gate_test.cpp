@@ -15,7 +15,7 @@ using testing::GateMode;
 ArmSpec arm(bool tool_parser) {
   ArmSpec a;
   a.name = "a";
-  a.engine = api::Engine::sim;
+  a.engine = engines::Engine::sim;
   a.launch = std::string("servebench serve-sim --port {port}") + (tool_parser ? " --tool-call-parser llama3" : "");
   return a;
 }

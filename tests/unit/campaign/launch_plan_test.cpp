@@ -5,7 +5,7 @@
 namespace servebench::campaign {
 namespace {
 
-ArmSpec arm_with(std::string launch, std::vector<api::EnvVar> env = {}) {
+ArmSpec arm_with(std::string launch, std::vector<flags::EnvVar> env = {}) {
   ArmSpec a;
   a.name = "a";
   a.launch = std::move(launch);

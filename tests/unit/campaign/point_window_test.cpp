@@ -30,7 +30,7 @@ class InnerControl final : public load::ServerControl {
 
 struct Fixture {
   FakeEngineServer server;
-  std::unique_ptr<api::EngineAdapter> adapter = api::make_adapter(api::Engine::sim);
+  std::unique_ptr<engines::EngineAdapter> adapter = engines::make_adapter(engines::Engine::sim);
   std::unique_ptr<http::BlockingClient> client = std::move(*http::BlockingClient::create(server.base_url()));
   InnerControl inner;
 };

@@ -16,7 +16,7 @@ class FixedWall final : public util::WallClock {
 
 TEST(ServerFacts, FingerprintIgnoresThePortButNotBehaviour) {
   ArmSpec a;
-  a.engine = api::Engine::sim;
+  a.engine = engines::Engine::sim;
   a.launch = "servebench serve-sim --tp-size 8 --port {port}";
   ArmSpec b = a;
   b.launch = "servebench serve-sim --port 30000 --tp-size 8";
@@ -36,7 +36,7 @@ TEST(ServerFacts, CapturedFromTheServerWithLaunchEnvRecipeAndTimeScale) {
   testing::FakeEngineServer server;
   ArmSpec arm;
   arm.name = "e7b";
-  arm.engine = api::Engine::sim;
+  arm.engine = engines::Engine::sim;
   arm.gpus = 8;
   arm.base_url = server.base_url();
   arm.env = {{"SGLANG_X", "1"}};

@@ -54,7 +54,7 @@ TEST(CampaignSpec, ReadsEveryBlock) {
   ASSERT_EQ(spec->arms[0].env.size(), 1u);
   EXPECT_EQ(spec->arms[0].env[0].value, "1");
   EXPECT_FALSE(spec->arms[1].launch.has_value());
-  EXPECT_EQ(spec->arms[1].engine, api::Engine::vllm);
+  EXPECT_EQ(spec->arms[1].engine, engines::Engine::vllm);
   EXPECT_EQ(spec->scenarios[1].concurrency, (std::vector<std::int64_t>{4}));
   EXPECT_EQ(spec->baseline->ledger, "/base/baseline.jsonl");
   EXPECT_EQ(spec->telemetry.interval, std::chrono::seconds(10));
@@ -164,14 +164,14 @@ TEST(CampaignSpec, ReadFileResolvesPathsAgainstItsDirectory) {
 
 TEST(CampaignSpec, BackendFollowsEngineAndApi) {
   ArmSpec sim;
-  sim.engine = api::Engine::sim;
-  EXPECT_EQ(backend_of(sim, RequestApi::completions), api::Backend::sglang_oai);
-  EXPECT_EQ(backend_of(sim, RequestApi::generate), api::Backend::sim);
-  EXPECT_EQ(backend_of(sim, RequestApi::chat), api::Backend::sglang_oai_chat);
+  sim.engine = engines::Engine::sim;
+  EXPECT_EQ(backend_of(sim, RequestApi::completions), wire::Backend::sglang_oai);
+  EXPECT_EQ(backend_of(sim, RequestApi::generate), wire::Backend::sim);
+  EXPECT_EQ(backend_of(sim, RequestApi::chat), wire::Backend::sglang_oai_chat);
   ArmSpec vllm;
-  vllm.engine = api::Engine::vllm;
-  EXPECT_EQ(backend_of(vllm, RequestApi::completions), api::Backend::vllm);
-  EXPECT_EQ(backend_of(vllm, RequestApi::chat), api::Backend::vllm_chat);
+  vllm.engine = engines::Engine::vllm;
+  EXPECT_EQ(backend_of(vllm, RequestApi::completions), wire::Backend::vllm);
+  EXPECT_EQ(backend_of(vllm, RequestApi::chat), wire::Backend::vllm_chat);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ class FixedWall final : public util::WallClock {
 
 RunSpec spec_for(const std::string& url, int n) {
   RunSpec s;
-  s.backend = api::Backend::vllm;
+  s.backend = wire::Backend::vllm;
   s.base_url = url;
   for (int i = 0; i < n; ++i) {
     Prompt p;
@@ -88,7 +88,7 @@ TEST(Runner, InvalidSpecsNameTheFlag) {
 TEST(Runner, ChatBackendNeedsATokenizerForTokenIdPrompts) {
   testing::FakeControl control;
   RunSpec spec = spec_for("http://127.0.0.1:9", 1);
-  spec.backend = api::Backend::vllm_chat;
+  spec.backend = wire::Backend::vllm_chat;
   auto r = run(spec, control);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().kind, util::ErrorKind::bad_input);

@@ -13,7 +13,7 @@ std::vector<CommandFinding> lint_of(const Catalog& c, const std::string& command
                                     int gpus_per_node = 8) {
   static const auto facts = load_lint_facts();
   EXPECT_TRUE(facts);
-  const auto n = servebench::api::normalize_command(servebench::api::Dialect::sglang, command);
+  const auto n = servebench::flags::normalize_command(servebench::flags::Dialect::sglang, command);
   EXPECT_TRUE(n) << n.error().message;
   const GpuFacts* gpu = find_gpu(facts->gpus, gpu_name);
   EXPECT_NE(gpu, nullptr);

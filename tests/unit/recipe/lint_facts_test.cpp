@@ -17,15 +17,15 @@ TEST(LintFacts, ParsesRequirementsParallelismConflictsAndKernels) {
   const auto f = parse_lint_facts({}, k_arch, "arch.yaml", k_lint, "lint.yaml");
   ASSERT_TRUE(f) << f.error().message;
   ASSERT_EQ(f->requirements.size(), 1u);
-  EXPECT_EQ(f->requirements[0].engine, servebench::api::Dialect::sglang);
-  const auto* e = f->engine(servebench::api::Dialect::sglang);
+  EXPECT_EQ(f->requirements[0].engine, servebench::flags::Dialect::sglang);
+  const auto* e = f->engine(servebench::flags::Dialect::sglang);
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->parallelism.tp, "--tp-size");
   EXPECT_EQ(e->parallelism.ep, "");
   ASSERT_EQ(e->conflicts.size(), 1u);
   EXPECT_EQ(e->conflicts[0].severity, Severity::warning);
   EXPECT_EQ(f->moe_intermediate_multiple, 64);
-  EXPECT_EQ(f->engine(servebench::api::Dialect::vllm), nullptr);
+  EXPECT_EQ(f->engine(servebench::flags::Dialect::vllm), nullptr);
 }
 
 TEST(LintFacts, RequirementAllowsBySmOrFamily) {
@@ -55,6 +55,6 @@ TEST(LintFacts, ShippedDataFilesLoad) {
   EXPECT_FALSE(f->requirements.empty());
   EXPECT_FALSE(f->gpus.empty());
   EXPECT_EQ(f->moe_intermediate_multiple, 128);
-  ASSERT_NE(f->engine(servebench::api::Dialect::sglang), nullptr);
-  EXPECT_EQ(f->engine(servebench::api::Dialect::sglang)->parallelism.dp_attention, "--enable-dp-attention");
+  ASSERT_NE(f->engine(servebench::flags::Dialect::sglang), nullptr);
+  EXPECT_EQ(f->engine(servebench::flags::Dialect::sglang)->parallelism.dp_attention, "--enable-dp-attention");
 }

@@ -9,7 +9,7 @@ namespace {
 const ParallelismFlags k_flags{"--tp-size", "--pp-size", "--dp-size", "--ep-size", "--enable-dp-attention", "--nnodes"};
 
 Parallelism of(const std::string& command) {
-  auto n = servebench::api::normalize_command(servebench::api::Dialect::sglang, command);
+  auto n = servebench::flags::normalize_command(servebench::flags::Dialect::sglang, command);
   EXPECT_TRUE(n) << n.error().message;
   auto p = parallelism_of(*n, k_flags);
   EXPECT_TRUE(p) << p.error().message;
@@ -43,7 +43,7 @@ TEST(Parallelism, DpAttentionSharesTheTpGpus) {
 }
 
 TEST(Parallelism, NonPositiveDegreeIsAnError) {
-  auto n = servebench::api::normalize_command(servebench::api::Dialect::sglang, "python3 -m sglang.launch_server --tp-size zero");
+  auto n = servebench::flags::normalize_command(servebench::flags::Dialect::sglang, "python3 -m sglang.launch_server --tp-size zero");
   ASSERT_TRUE(n);
   const auto p = parallelism_of(*n, k_flags);
   ASSERT_FALSE(p);

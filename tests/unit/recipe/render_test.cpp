@@ -120,10 +120,10 @@ TEST(Render, SimulatorAndEngineCommandsFingerprintAlike) {
   const auto engine = normalize(c, rendered(c, "hw=b200,quant=fp8,kv=fp8"));
   const auto sim = normalize(c, rendered(c, "hw=b200,quant=fp8,kv=fp8", Target::sim));
   ASSERT_TRUE(engine && sim);
-  EXPECT_EQ(servebench::api::fingerprint(*engine), servebench::api::fingerprint(*sim));
+  EXPECT_EQ(servebench::flags::fingerprint(*engine), servebench::flags::fingerprint(*sim));
   const auto other = normalize(c, rendered(c, "hw=b200,quant=fp8"));
   ASSERT_TRUE(other);
-  EXPECT_NE(servebench::api::fingerprint(*engine), servebench::api::fingerprint(*other));
+  EXPECT_NE(servebench::flags::fingerprint(*engine), servebench::flags::fingerprint(*other));
 }
 
 TEST(Render, SimulatorNeedsAModelCard) {

@@ -1,6 +1,6 @@
 #pragma once
 // Hand-made run directories for evidence tests: a ledger with chosen points and each arm's
-// server_facts.json, written the way a campaign writes them. Fingerprints come from the api module.
+// server_facts.json, written the way a campaign writes them. Fingerprints come from the flags module.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -9,7 +9,7 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
-#include "servebench/api/command.hpp"
+#include "servebench/flags/command.hpp"
 #include "servebench/results/ledger.hpp"
 #include "servebench/util/file_io.hpp"
 #include "servebench/util/json_text.hpp"
@@ -47,7 +47,7 @@ class RunDir {
 
   // Writes the arm's facts (unless told not to) and one ledger point per spec; returns the fingerprint.
   std::string add_arm(const ArmSpec& arm, const std::vector<PointSpec>& points) {
-    auto fp = api::fingerprint_command(api::Dialect::sglang, arm.launch);
+    auto fp = flags::fingerprint_command(flags::Dialect::sglang, arm.launch);
     EXPECT_TRUE(fp) << fp.error().message;
     if (arm.write_facts) write_facts(arm, *fp);
     for (const auto& p : points) append(arm, p, *fp);

@@ -54,7 +54,7 @@ TEST(Verification, SimulatorRunOfTheRenderedCommandVerifies) {
   EXPECT_EQ(s.evidence[0].point, "gb300-low-latency-fp8-fp8-trtllm/chat/c1");
   EXPECT_EQ(s.evidence[0].fingerprint, s.fingerprint);
   // The real SGLang command of the same selection fingerprints alike.
-  const auto engine_fp = servebench::api::fingerprint_command(servebench::api::Dialect::sglang,
+  const auto engine_fp = servebench::flags::fingerprint_command(servebench::flags::Dialect::sglang,
                                                               campaign_launch(c, k_select, Target::engine));
   ASSERT_TRUE(engine_fp);
   EXPECT_EQ(*engine_fp, s.fingerprint);
@@ -68,7 +68,7 @@ TEST(Verification, OneEditedFlagMakesTheEvidenceStaleWithTheDiff) {
   const auto s = status_of(edited_example(), k_select, dir);
   EXPECT_EQ(s.state, Verification::stale);
   ASSERT_EQ(s.diff.size(), 1u);
-  EXPECT_EQ(servebench::api::to_string(s.diff[0]), "~ --mem-fraction-static 0.85 -> 0.8");
+  EXPECT_EQ(servebench::flags::to_string(s.diff[0]), "~ --mem-fraction-static 0.85 -> 0.8");
   ASSERT_EQ(s.evidence.size(), 1u);
   EXPECT_NE(s.evidence[0].fingerprint, s.fingerprint);
 }
@@ -83,7 +83,7 @@ TEST(Verification, OldRecipeMeasuredUnderAnotherArmNameIsFoundByItsRecipeKey) {
   const auto s = status_of(c, k_select, dir);
   EXPECT_EQ(s.state, Verification::stale);
   std::vector<std::string> changes;
-  for (const auto& d : s.diff) changes.push_back(servebench::api::to_string(d));
+  for (const auto& d : s.diff) changes.push_back(servebench::flags::to_string(d));
   EXPECT_EQ(changes, (std::vector<std::string>{"- --ep-size 4", "~ --moe-runner-backend deep_gemm -> flashinfer_trtllm",
                                                "- --speculative-adaptive"}));
 }
@@ -167,7 +167,7 @@ TEST(Verification, JsonNamesStatusEnginesAndDiff) {
   SelectionStatus s;
   s.selection = "hw=b200";
   s.state = Verification::stale;
-  s.diff = {{servebench::api::CommandChange::Kind::removed, servebench::api::CommandChange::Scope::flag, "--ep-size", "4", std::nullopt}};
+  s.diff = {{servebench::flags::CommandChange::Kind::removed, servebench::flags::CommandChange::Scope::flag, "--ep-size", "4", std::nullopt}};
   const auto j = to_json(s);
   EXPECT_EQ(j.at("status").as_string(), "stale");
   EXPECT_EQ(j.at("diff").as_array().at(0).as_string(), "- --ep-size 4");

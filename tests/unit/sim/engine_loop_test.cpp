@@ -33,7 +33,7 @@ struct Harness {
   std::pair<std::shared_ptr<Generation>, std::shared_ptr<FakeStream>> completion(std::int64_t max_tokens,
                                                                                  std::int64_t prompt_len = 64,
                                                                                  std::int32_t salt = 0,
-                                                                                 api::ServerRoute route = {}) {
+                                                                                 wire::ServerRoute route = {}) {
     RequestPlan plan;
     plan.route = route;
     plan.stream = true;
@@ -161,7 +161,7 @@ TEST(EngineLoop, RealTimeFollowsTheVirtualClockWithoutDrift) {
   Harness h(k_scale);
   h.context.stamp = StampEvents::on;
   const auto sent = std::chrono::steady_clock::now();
-  auto [g, stream] = h.completion(150, 64, 0, api::ServerRoute::generate);
+  auto [g, stream] = h.completion(150, 64, 0, wire::ServerRoute::generate);
   ASSERT_TRUE(stream->wait_closed());
   const auto events = stream->events();
   ASSERT_GE(events.size(), 2u);

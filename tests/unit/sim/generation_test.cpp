@@ -63,7 +63,7 @@ struct Fixture {
   }
 };
 
-RequestPlan plan_for(api::ServerRoute route, bool stream) {
+RequestPlan plan_for(wire::ServerRoute route, bool stream) {
   RequestPlan p;
   p.route = route;
   p.stream = stream;
@@ -81,7 +81,7 @@ std::string text_of(const boost::json::object& chunk) {
 
 TEST(Generation, CompletionStreamSendsTextThenUsageThenDone) {
   Fixture f;
-  auto plan = plan_for(api::ServerRoute::completions, true);
+  auto plan = plan_for(wire::ServerRoute::completions, true);
   plan.include_usage = true;
   auto g = f.make(std::move(plan));
   f.feed(*g, 0, " alpha", 1);
@@ -103,7 +103,7 @@ TEST(Generation, CompletionStreamSendsTextThenUsageThenDone) {
 
 TEST(Generation, ChatStreamStartsWithARoleOnlyChunk) {
   Fixture f;
-  auto g = f.make(plan_for(api::ServerRoute::chat_completions, true));
+  auto g = f.make(plan_for(wire::ServerRoute::chat_completions, true));
   ASSERT_TRUE(f.stream->wait_sends(1, 0ms));
   auto chunks = f.chunks();
   ASSERT_EQ(chunks.size(), 1u);
@@ -120,7 +120,7 @@ TEST(Generation, ChatStreamStartsWithARoleOnlyChunk) {
 
 TEST(Generation, StopStringCutsTheTextAndAsksForCancellation) {
   Fixture f;
-  auto plan = plan_for(api::ServerRoute::completions, true);
+  auto plan = plan_for(wire::ServerRoute::completions, true);
   plan.stop = {"STOP"};
   auto g = f.make(std::move(plan));
   EXPECT_FALSE(f.feed(*g, 0, " one ST", 2));
@@ -137,7 +137,7 @@ TEST(Generation, StopStringCutsTheTextAndAsksForCancellation) {
 
 TEST(Generation, StopStringOnTheEnginesLastEventNeedsNoCancellation) {
   Fixture f;
-  auto plan = plan_for(api::ServerRoute::completions, false);
+  auto plan = plan_for(wire::ServerRoute::completions, false);
   plan.stop = {"x"};
   auto g = f.make(std::move(plan));
   EXPECT_FALSE(f.feed(*g, 0, " ax b", 3, FinishReason::length));
@@ -148,7 +148,7 @@ TEST(Generation, StopStringOnTheEnginesLastEventNeedsNoCancellation) {
 
 TEST(Generation, NonStreamBatchJoinsChoicesInOrder) {
   Fixture f;
-  auto plan = plan_for(api::ServerRoute::completions, false);
+  auto plan = plan_for(wire::ServerRoute::completions, false);
   plan.batch = true;
   auto g = f.make(std::move(plan), 2);
   f.feed(*g, 1, " second", 1, FinishReason::length);
@@ -169,7 +169,7 @@ TEST(Generation, NonStreamBatchJoinsChoicesInOrder) {
 
 TEST(Generation, StreamedBatchChunksNameTheirPrompt) {
   Fixture f;
-  auto completions = plan_for(api::ServerRoute::completions, true);
+  auto completions = plan_for(wire::ServerRoute::completions, true);
   completions.batch = true;
   auto g = f.make(std::move(completions), 2);
   f.feed(*g, 1, " b", 1, FinishReason::length);
@@ -180,7 +180,7 @@ TEST(Generation, StreamedBatchChunksNameTheirPrompt) {
   EXPECT_EQ(chunks[1].at("choices").as_array()[0].at("index"), 0);
 
   Fixture h;
-  auto generate = plan_for(api::ServerRoute::generate, true);
+  auto generate = plan_for(wire::ServerRoute::generate, true);
   generate.batch = true;
   auto gen = h.make(std::move(generate), 2);
   h.feed(*gen, 1, " b", 1, FinishReason::length);
@@ -192,7 +192,7 @@ TEST(Generation, StreamedBatchChunksNameTheirPrompt) {
 
 TEST(Generation, NonStreamBatchGenerateIsAnArrayInPromptOrder) {
   Fixture f;
-  auto plan = plan_for(api::ServerRoute::generate, false);
+  auto plan = plan_for(wire::ServerRoute::generate, false);
   plan.batch = true;
   auto g = f.make(std::move(plan), 2);
   f.feed(*g, 1, " second", 1, FinishReason::length);
@@ -209,7 +209,7 @@ TEST(Generation, NonStreamBatchGenerateIsAnArrayInPromptOrder) {
 // SGLang's meta_info.finish_reason.matched: the stop string itself, or the stop token's id.
 TEST(Generation, MatchedStopIsTheStringOrTheTokenId) {
   Fixture f;
-  auto plan = plan_for(api::ServerRoute::generate, true);
+  auto plan = plan_for(wire::ServerRoute::generate, true);
   plan.stop = {"END", "STOP"};
   auto g = f.make(std::move(plan));
   EXPECT_TRUE(f.feed(*g, 0, " a STOP b END", 4));
@@ -220,7 +220,7 @@ TEST(Generation, MatchedStopIsTheStringOrTheTokenId) {
   EXPECT_EQ(chunks[0].at("meta_info").at("finish_reason").at("matched"), "STOP");
 
   Fixture h;
-  auto whole = h.make(plan_for(api::ServerRoute::generate, false));
+  auto whole = h.make(plan_for(wire::ServerRoute::generate, false));
   EXPECT_FALSE(h.feed(*whole, 0, " a", 2, FinishReason::stop, {k_eos}));
   const auto body = boost::json::parse(h.stream->response()->body).as_object();
   EXPECT_FALSE(body.contains("index"));
@@ -230,7 +230,7 @@ TEST(Generation, MatchedStopIsTheStringOrTheTokenId) {
 TEST(Generation, GenerateStreamIsCumulativeWithMetaInfo) {
   Fixture f;
   f.context.speculative = true;
-  auto g = f.make(plan_for(api::ServerRoute::generate, true));
+  auto g = f.make(plan_for(wire::ServerRoute::generate, true));
   f.feed(*g, 0, " a", 1);
   f.feed(*g, 0, " b", 2, FinishReason::length);
   const auto chunks = f.chunks();
@@ -250,7 +250,7 @@ TEST(Generation, GenerateStreamIsCumulativeWithMetaInfo) {
 TEST(Generation, IncrementalGenerateStreamSendsOnlyNewOutput) {
   Fixture f;
   f.context.generate_output = StreamOutput::incremental;
-  auto g = f.make(plan_for(api::ServerRoute::generate, true));
+  auto g = f.make(plan_for(wire::ServerRoute::generate, true));
   f.feed(*g, 0, " a", 1);
   f.feed(*g, 0, " b", 2, FinishReason::length);
   const auto chunks = f.chunks();
@@ -263,7 +263,7 @@ TEST(Generation, StampedChunksCarryTheEmissionTime) {
   util::ManualClock clock(util::TimePoint{std::chrono::nanoseconds(123456789)});
   f.context.stamp = StampEvents::on;
   f.context.clock = &clock;
-  auto plan = plan_for(api::ServerRoute::completions, true);
+  auto plan = plan_for(wire::ServerRoute::completions, true);
   plan.include_usage = true;
   auto g = f.make(std::move(plan));
   f.feed(*g, 0, " a", 1, FinishReason::length);
@@ -272,7 +272,7 @@ TEST(Generation, StampedChunksCarryTheEmissionTime) {
 
 TEST(Generation, RefusalAnswers400WithTheMessage) {
   Fixture f;
-  auto plan = plan_for(api::ServerRoute::completions, true);
+  auto plan = plan_for(wire::ServerRoute::completions, true);
   plan.items.push_back(SimRequest{{1}, {}});
   Generation g(std::move(plan), f.stream, f.context, "id", 0);
   g.rejected("Requested token count exceeds the model's maximum context length");
@@ -284,7 +284,7 @@ TEST(Generation, RefusalAnswers400WithTheMessage) {
 
 TEST(Generation, ToolCallReplyReplacesTheText) {
   Fixture f;
-  auto plan = plan_for(api::ServerRoute::chat_completions, true);
+  auto plan = plan_for(wire::ServerRoute::chat_completions, true);
   plan.tool_call = "get_weather";
   auto g = f.make(std::move(plan));
   f.feed(*g, 0, "{\"name\": \"get_weather\"", 5);

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "servebench/api/adapter.hpp"
-#include "servebench/api/prometheus.hpp"
+#include "servebench/engines/adapter.hpp"
+#include "servebench/wire/prometheus.hpp"
 
 using namespace servebench;
 using namespace servebench::sim;
@@ -41,7 +41,7 @@ ServerStats stats_with(std::int64_t prompt, std::int64_t cached, std::int64_t ve
 }  // namespace
 
 TEST(MetricsText, SimAdapterSnapshotReadsTheEngineCounters) {
-  auto adapter = api::make_adapter("sim");
+  auto adapter = engines::make_adapter("sim");
   ASSERT_TRUE(adapter) << adapter.error().message;
   std::string before_text, after_text;
   append_metrics_text(before_text, stats_with(1000, 10, 100, 150), "m");
@@ -66,22 +66,22 @@ TEST(MetricsText, SimAdapterSnapshotReadsTheEngineCounters) {
 TEST(MetricsText, EveryMetricHasHelpTypeAndOneSample) {
   std::string text;
   append_metrics_text(text, stats_with(1, 0, 0, 0), "m");
-  api::PrometheusParser parser;
-  std::vector<api::Sample> samples;
+  wire::PrometheusParser parser;
+  std::vector<wire::Sample> samples;
   parser.feed(text, samples);
   parser.finish(samples);
   EXPECT_EQ(parser.malformed_lines(), 0u) << parser.first_error();
   std::size_t types = 0;
   for (std::size_t at = text.find("# TYPE "); at != std::string::npos; at = text.find("# TYPE ", at + 1)) ++types;
   EXPECT_EQ(samples.size(), types);
-  EXPECT_EQ(api::sum_metric(samples, "sglang:max_total_num_tokens"), 276480);
-  EXPECT_EQ(api::sum_metric(samples, "sglang:token_usage"), 0.25);
+  EXPECT_EQ(wire::sum_metric(samples, "sglang:max_total_num_tokens"), 276480);
+  EXPECT_EQ(wire::sum_metric(samples, "sglang:token_usage"), 0.25);
 }
 
 TEST(MetricsText, ModelNameLabelIsEscaped) {
   std::string text;
   append_metrics_text(text, stats_with(1, 0, 0, 0), "org/\"quoted\"\\name");
-  const auto samples = api::parse_prometheus(text);
+  const auto samples = wire::parse_prometheus(text);
   ASSERT_FALSE(samples.empty());
   EXPECT_EQ(samples.front().label("model_name"), "org/\"quoted\"\\name");
 }

@@ -14,8 +14,8 @@ const Tokenizer& tokenizer() {
   return t;
 }
 
-api::InferenceRequest parse(api::ServerRoute route, std::string_view body) {
-  auto r = api::parse_inference_request(route, body);
+wire::InferenceRequest parse(wire::ServerRoute route, std::string_view body) {
+  auto r = wire::parse_inference_request(route, body);
   EXPECT_TRUE(r) << r.error().message;
   return *r;
 }
@@ -30,7 +30,7 @@ std::string decoded(const std::vector<std::int32_t>& ids) {
 
 TEST(RequestPlan, TextPromptGetsBosAndTokenIdsPassThrough) {
   const auto plan = plan_request(
-      parse(api::ServerRoute::completions, R"({"prompt":["hello world",[5,6,7]],"max_tokens":9,"ignore_eos":true})"),
+      parse(wire::ServerRoute::completions, R"({"prompt":["hello world",[5,6,7]],"max_tokens":9,"ignore_eos":true})"),
       tokenizer(), options(), std::nullopt);
   ASSERT_EQ(plan.items.size(), 2u);
   EXPECT_TRUE(plan.batch);
@@ -43,21 +43,21 @@ TEST(RequestPlan, TextPromptGetsBosAndTokenIdsPassThrough) {
 
 TEST(RequestPlan, DefaultsFollowSglang) {
   const auto completion =
-      plan_request(parse(api::ServerRoute::completions, R"({"prompt":"x"})"), tokenizer(), options(), std::nullopt);
+      plan_request(parse(wire::ServerRoute::completions, R"({"prompt":"x"})"), tokenizer(), options(), std::nullopt);
   EXPECT_EQ(completion.items[0].sampling.max_tokens, k_default_completion_tokens);
   EXPECT_EQ(completion.items[0].sampling.temperature, 1.0);
   const auto generate =
-      plan_request(parse(api::ServerRoute::generate, R"({"input_ids":[1,2]})"), tokenizer(), options(), std::nullopt);
+      plan_request(parse(wire::ServerRoute::generate, R"({"input_ids":[1,2]})"), tokenizer(), options(), std::nullopt);
   EXPECT_EQ(generate.items[0].sampling.max_tokens, k_default_generate_tokens);
   const auto chat =
-      plan_request(parse(api::ServerRoute::chat_completions, R"({"messages":[{"role":"user","content":"hi"}]})"),
+      plan_request(parse(wire::ServerRoute::chat_completions, R"({"messages":[{"role":"user","content":"hi"}]})"),
                    tokenizer(), options(), std::nullopt);
   EXPECT_EQ(chat.items[0].sampling.max_tokens, 8192 - static_cast<std::int64_t>(chat.items[0].prompt.size()));
 }
 
 TEST(RequestPlan, ChatUsesTheDocumentedTemplate) {
   const auto plan =
-      plan_request(parse(api::ServerRoute::chat_completions,
+      plan_request(parse(wire::ServerRoute::chat_completions,
                          R"({"messages":[{"role":"system","content":"be brief"},{"role":"user","content":"hi"}],
                                            "stream":true,"stream_options":{"include_usage":true},"stop":["", "END"]})"),
                    tokenizer(), options(), std::nullopt);
@@ -71,7 +71,7 @@ TEST(RequestPlan, OracleForcesTheAnswerThenEos) {
   const char* body =
       R"({"messages":[{"role":"user","content":"Tom has 5 apples. Tom eats 2 apples. How many apples does Tom have now?"}],
           "temperature":0.9})";
-  const auto request = parse(api::ServerRoute::chat_completions, body);
+  const auto request = parse(wire::ServerRoute::chat_completions, body);
   const auto off = plan_request(request, tokenizer(), options(), std::nullopt);
   EXPECT_TRUE(off.items[0].sampling.forced_output.empty());
   const auto on = plan_request(request, tokenizer(), options(OracleMode::on), std::nullopt);
@@ -87,13 +87,13 @@ TEST(RequestPlan, OracleReadsTokenIdPrompts) {
   for (std::size_t i = 0; i < ids.size(); ++i) body += (i ? "," : "") + std::to_string(ids[i]);
   body += "]}";
   const auto plan =
-      plan_request(parse(api::ServerRoute::generate, body), tokenizer(), options(OracleMode::on), std::nullopt);
+      plan_request(parse(wire::ServerRoute::generate, body), tokenizer(), options(OracleMode::on), std::nullopt);
   EXPECT_EQ(decoded(plan.items[0].sampling.forced_output), "The answer is 10.");
 }
 
 TEST(RequestPlan, OracleWithToolsCallsTheFirstTool) {
   const auto plan =
-      plan_request(parse(api::ServerRoute::chat_completions, R"({"messages":[{"role":"user","content":"weather?"}]})"),
+      plan_request(parse(wire::ServerRoute::chat_completions, R"({"messages":[{"role":"user","content":"weather?"}]})"),
                    tokenizer(), options(OracleMode::on), std::string("get_weather"));
   ASSERT_TRUE(plan.tool_call);
   EXPECT_EQ(*plan.tool_call, "get_weather");
@@ -101,7 +101,7 @@ TEST(RequestPlan, OracleWithToolsCallsTheFirstTool) {
 }
 
 TEST(RequestPlan, PromptsWithoutAProblemGenerateAsUsual) {
-  const auto plan = plan_request(parse(api::ServerRoute::completions, R"({"prompt":"Once upon a time"})"), tokenizer(),
+  const auto plan = plan_request(parse(wire::ServerRoute::completions, R"({"prompt":"Once upon a time"})"), tokenizer(),
                                  options(OracleMode::on), std::nullopt);
   EXPECT_TRUE(plan.items[0].sampling.forced_output.empty());
   EXPECT_FALSE(plan.tool_call);

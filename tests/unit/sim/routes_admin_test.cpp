@@ -4,7 +4,7 @@
 #include <thread>
 
 #include "front_fixture.hpp"
-#include "servebench/api/prometheus.hpp"
+#include "servebench/wire/prometheus.hpp"
 
 using namespace servebench;
 using namespace servebench::sim;
@@ -16,7 +16,7 @@ namespace {
 double metric(Front& f, std::string_view name) {
   const auto r = f.get("/metrics");
   EXPECT_EQ(r.status, 200);
-  return api::sum_metric(api::parse_prometheus(r.body), name).value_or(-1);
+  return wire::sum_metric(wire::parse_prometheus(r.body), name).value_or(-1);
 }
 
 // Polls /metrics until `predicate` holds or 10 s pass (the server offers no notification).

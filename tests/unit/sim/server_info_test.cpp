@@ -4,7 +4,7 @@
 
 #include <boost/json.hpp>
 
-#include "servebench/api/adapter.hpp"
+#include "servebench/engines/adapter.hpp"
 
 using namespace servebench;
 using namespace servebench::sim;
@@ -75,7 +75,7 @@ TEST(ServerInfo, CarriesSglangKeysRecordedFlagsAndTheSimBlock) {
 TEST(ServerInfo, SimAdapterReadsTheFacts) {
   const Deployment d = eagle_deployment();
   FactsExchange ex(d, front_facts());
-  auto adapter = api::make_adapter("sim");
+  auto adapter = engines::make_adapter("sim");
   ASSERT_TRUE(adapter);
   const auto facts = (*adapter)->facts(ex);
   ASSERT_TRUE(facts) << facts.error().message;
