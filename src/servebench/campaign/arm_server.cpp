@@ -24,11 +24,14 @@ std::optional<std::uint16_t> find_listening_port(const std::filesystem::path& lo
 
 }  // namespace
 
-util::Result<std::unique_ptr<ArmServer>> ArmServer::start(const ArmSpec& arm, const std::filesystem::path& log,
-                                                          StopSignal& stop, const std::filesystem::path& self_exe) {
-  std::unique_ptr<ArmServer> s(new ArmServer(arm, stop));
+util::Result<std::unique_ptr<ArmServer>> ArmServer::start(const ArmSpec& arm, const ServerFiles& files, StopSignal& stop,
+                                                          const std::filesystem::path& self_exe,
+                                                          const util::Clock& clock) {
+  std::unique_ptr<ArmServer> s(new ArmServer(arm, stop, clock));
+  const std::filesystem::path& log = files.log;
   s->m_log = log;
-  s->m_adapter = engines::make_adapter(arm.engine);
+  s->m_pid_file = files.pid;
+  s->m_adapter = engines::make_adapter(arm.engine, clock);  // deadlines come from the same clock
   if (!arm.launch) {
     if (auto ok = s->connect(arm.base_url); !ok) return std::unexpected(ok.error());
     if (auto ok = s->wait_ready(nullptr); !ok) return std::unexpected(ok.error());
@@ -45,7 +48,7 @@ util::Result<std::unique_ptr<ArmServer>> ArmServer::start(const ArmSpec& arm, co
   s->m_process.emplace(std::move(*child));
   stop.guard_group(s->m_process->pid());
   // For operators (and tests) who need the server's process group while the campaign runs.
-  (void)util::write_file_atomic(s->pid_file(), std::to_string(s->m_process->pid()) + "\n");
+  (void)util::write_file_atomic(s->m_pid_file, std::to_string(s->m_process->pid()) + "\n");
   if (plan->port) {
     if (auto ok = s->connect(substitute_port(arm.base_url, *plan->port)); !ok) return std::unexpected(ok.error());
   } else if (plan->port_source == PortSource::fixed) {
@@ -72,8 +75,7 @@ std::string ArmServer::tail_text() const {
 }
 
 util::Result<void> ArmServer::wait_ready(const LaunchPlan* plan) {
-  const auto start = std::chrono::steady_clock::now();
-  const auto deadline = start + m_arm.ready_timeout;
+  const auto deadline = m_clock.now() + m_arm.ready_timeout;
   std::string last_problem = "no answer yet";
   for (;;) {
     if (m_stop.requested()) {
@@ -94,7 +96,7 @@ util::Result<void> ArmServer::wait_ready(const LaunchPlan* plan) {
       if (h && h->ready) return {};
       last_problem = h ? fmt::format("/health answered {} {}", h->status, h->detail) : h.error().message;
     }
-    if (std::chrono::steady_clock::now() >= deadline) {
+    if (m_clock.now() >= deadline) {
       return util::failf(ErrorKind::unreachable, "arm '{}': not ready after {} s ({}); {}", m_arm.name,
                          m_arm.ready_timeout.count(), last_problem, m_process ? tail_text() : "attached server");
     }
@@ -121,7 +123,7 @@ void ArmServer::stop() {
   m_process->stop(m_arm.stop_timeout);
   m_process.reset();
   std::error_code ec;
-  std::filesystem::remove(pid_file(), ec);
+  std::filesystem::remove(m_pid_file, ec);
 }
 
 }  // namespace servebench::campaign

@@ -19,14 +19,22 @@ namespace servebench::campaign {
 
 inline constexpr std::size_t k_log_tail_lines = 20;
 
+// Where a launched server's output goes and where its process group is recorded while it runs
+// (arms/<arm>/server.log and server.pid: results::RunLayout).
+struct ServerFiles {
+  std::filesystem::path log, pid;
+};
+
 class ArmServer {
  public:
   // Launches `arm` with output to `log` (or attaches) and waits for /health within the arm's
   // ready_timeout. Fails with unreachable when it is not ready in time or exits during startup
   // (the message carries the last 20 log lines), bad_input when the launch cannot be planned,
   // and failed ("interrupted") when a stop signal arrives first.
-  static util::Result<std::unique_ptr<ArmServer>> start(const ArmSpec& arm, const std::filesystem::path& log,
-                                                        StopSignal& stop, const std::filesystem::path& self_exe);
+  // `clock` sets the readiness deadline.
+  static util::Result<std::unique_ptr<ArmServer>> start(const ArmSpec& arm, const ServerFiles& files, StopSignal& stop,
+                                                        const std::filesystem::path& self_exe,
+                                                        const util::Clock& clock = util::steady_clock());
   ~ArmServer();  // stop()
 
   const std::string& base_url() const { return m_base_url; }
@@ -43,16 +51,15 @@ class ArmServer {
   engines::EngineAdapter& adapter() { return *m_adapter; }
 
  private:
-  ArmServer(const ArmSpec& arm, StopSignal& stop) : m_arm(arm), m_stop(stop) {}
+  ArmServer(const ArmSpec& arm, StopSignal& stop, const util::Clock& clock) : m_arm(arm), m_stop(stop), m_clock(clock) {}
   util::Result<void> wait_ready(const LaunchPlan* plan);
   util::Result<void> connect(const std::string& base_url);
   std::string tail_text() const;
-  // arms/<arm>/server.pid beside the log: the launched server's process group while it runs.
-  std::filesystem::path pid_file() const { return m_log.parent_path() / "server.pid"; }
 
   const ArmSpec& m_arm;
   StopSignal& m_stop;
-  std::filesystem::path m_log;
+  const util::Clock& m_clock;
+  std::filesystem::path m_log, m_pid_file;
   std::optional<ChildProcess> m_process;
   std::string m_base_url, m_command;
   std::unique_ptr<http::Exchange> m_exchange;

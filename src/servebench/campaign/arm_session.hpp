@@ -15,6 +15,7 @@
 #include "servebench/campaign/server_facts.hpp"
 #include "servebench/campaign/stop_signal.hpp"
 #include "servebench/load/engine_control.hpp"
+#include "servebench/results/run_layout.hpp"
 
 namespace servebench::campaign {
 
@@ -23,6 +24,7 @@ struct SessionEnv {
   StopSignal* stop = nullptr;
   std::FILE* console = stdout;
   results::ToolInfo tool;
+  CampaignClock clock;
 };
 
 class ArmSession {
@@ -56,7 +58,7 @@ class ArmSession {
   const CampaignSpec& m_spec;
   const ArmSpec& m_arm;
   SessionEnv m_env;
-  std::filesystem::path m_arm_dir;
+  results::RunLayout m_run;
   bool m_entered = false, m_closed = false;
   int m_relaunches = 0;
   std::unique_ptr<ArmServer> m_server;

@@ -141,7 +141,8 @@ bool ChildProcess::running() {
 
 bool ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
   if (!running()) return true;
-  // A pidfd becomes readable when the child exits: a wait on the condition, not a sleep loop.
+  // A pidfd becomes readable when the child exits: a wait on the condition, not a sleep loop. The
+  // kernel waits in real time, so the deadline is on the process clock, not the campaign's.
   const int fd = static_cast<int>(syscall(SYS_pidfd_open, m_pid, 0));
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (running()) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "servebench/campaign/run_directory.hpp"
+#include "servebench/results/run_layout.hpp"
 #include "servebench/campaign/runner.hpp"
 #include "servebench/campaign/server_facts.hpp"
 #include "servebench/results/ledger.hpp"
@@ -41,7 +42,8 @@ std::string limits_origin(bool from_facts) {
 std::string dry_run_text(const CampaignSpec& spec, const RunOptions& options) {
   const auto planned = expand(spec, options.only);
   std::map<results::PointKey, results::PointStatus> latest;
-  if (auto ledger = results::read_ledger(options.out / "ledger.jsonl")) {
+  const results::RunLayout run(options.out);
+  if (auto ledger = results::read_ledger(run.ledger())) {
     for (const auto& r : ledger->latest()) latest[results::key_of(r)] = r.status;
   }
   std::string out = fmt::format("campaign {} ({}): {} points in run order; run directory {}\n", spec.name, spec.file,
@@ -57,7 +59,7 @@ std::string dry_run_text(const CampaignSpec& spec, const RunOptions& options) {
     const ArmSpec& arm = spec.arms[p.arm];
     if (p.arm != current_arm) {
       current_arm = p.arm;
-      const auto from_facts = read_limits(options.out / "arms" / arm.name / "server_facts.json");
+      const auto from_facts = read_limits(run.server_facts(arm.name));
       limits = from_facts.value_or(launch_limits(arm));
       out += fmt::format("arm {} ({}, {}): caps from {}\n", arm.name, engines::to_string(arm.engine),
                          arm.launch ? "launch" : "attach " + arm.base_url, limits_origin(from_facts.has_value()));

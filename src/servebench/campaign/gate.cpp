@@ -164,17 +164,6 @@ ProbeResult tool_probe(const ArmSpec& arm, http::Exchange& ex, const std::string
 
 }  // namespace
 
-std::string GateResult::summary() const {
-  if (!passed) return "gate not run";
-  std::vector<std::string> parts;
-  for (const auto& p : probes) {
-    if (p.skipped) parts.push_back(p.name + " skipped");
-    else if (p.name == "arithmetic") parts.push_back(fmt::format("arithmetic {}/{}", p.correct, p.n));
-    else parts.push_back(p.name + (p.passed ? " ok" : " FAILED"));
-  }
-  return util::join(parts, ", ");
-}
-
 GateResult run_gate(const ArmSpec& arm, http::Exchange& ex, const std::string& model) {
   GateResult g;
   g.enabled = arm.gate.enabled;
@@ -185,27 +174,6 @@ GateResult run_gate(const ArmSpec& arm, http::Exchange& ex, const std::string& m
   g.probes.push_back(tool_probe(arm, ex, model));
   g.passed = std::all_of(g.probes.begin(), g.probes.end(), [](const ProbeResult& p) { return p.passed; });
   return g;
-}
-
-json::object to_json(const GateResult& g, const std::string& arm) {
-  json::array probes;
-  for (const auto& p : g.probes) {
-    json::object o{{"name", p.name}, {"passed", p.passed}, {"n", p.n}};
-    if (p.name == "arithmetic") {
-      o["correct"] = p.correct;
-      o["accuracy"] = p.accuracy;
-      o["natural_stop_rate"] = p.natural_stop_rate;
-    }
-    if (p.identical) o["identical"] = *p.identical;
-    if (p.name == "tool_call") o["skipped"] = p.skipped;
-    if (!p.detail.empty()) o["detail"] = p.detail;
-    probes.push_back(std::move(o));
-  }
-  json::object out{{"schema", k_gate_schema}, {"arm", arm}, {"required", g.required}};
-  out["passed"] = g.passed ? json::value(*g.passed) : json::value(nullptr);
-  out["enabled"] = g.enabled;
-  out["probes"] = std::move(probes);
-  return out;
 }
 
 results::GateSummary summary_of(const GateResult& g) { return {g.passed, g.required}; }

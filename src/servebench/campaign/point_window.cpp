@@ -11,16 +11,16 @@ constexpr std::chrono::seconds k_flush_deadline{120};
 
 template <class F>
 auto PointWindow::timed(F&& f) {
-  const auto t0 = util::steady_clock().now();
+  const auto t0 = m_clock.now();
   auto r = f();
-  m_overhead += util::steady_clock().now() - t0;
+  m_overhead += m_clock.now() - t0;
   return r;
 }
 
 util::Result<void> PointWindow::flush_cache() {
   if (m_flush == Flush::before_point) {
     auto ok = timed([&] {
-      const auto deadline = util::steady_clock().now() + k_flush_deadline;
+      const auto deadline = m_clock.now() + k_flush_deadline;
       // Engines without an idle signal fail wait_idle; their flush retries while busy instead.
       (void)m_adapter.wait_idle(m_ex, deadline);
       return m_adapter.flush(m_ex, deadline);

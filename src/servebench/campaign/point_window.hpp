@@ -18,8 +18,10 @@ enum class Flush { before_point, never };
 
 class PointWindow final : public load::ServerControl {
  public:
-  PointWindow(load::ServerControl& inner, engines::EngineAdapter& adapter, http::Exchange& ex, Flush flush)
-      : m_inner(inner), m_adapter(adapter), m_ex(ex), m_flush(flush) {}
+  // `clock` times the protocol's calls and sets the flush deadline.
+  PointWindow(load::ServerControl& inner, engines::EngineAdapter& adapter, http::Exchange& ex, Flush flush,
+              const util::Clock& clock = util::steady_clock())
+      : m_inner(inner), m_adapter(adapter), m_ex(ex), m_flush(flush), m_clock(clock) {}
 
   util::Result<void> check_health() override { return m_inner.check_health(); }
   util::Result<std::string> first_model() override { return m_inner.first_model(); }
@@ -46,6 +48,7 @@ class PointWindow final : public load::ServerControl {
   engines::EngineAdapter& m_adapter;
   http::Exchange& m_ex;
   Flush m_flush;
+  const util::Clock& m_clock;
   bool m_flushed = false;
   std::optional<util::Result<engines::Counters>> m_start, m_measured_start;
   std::optional<double> m_hit_rate;

@@ -10,6 +10,7 @@
 #include "servebench/load/point_mapping.hpp"
 #include "servebench/load/request_log.hpp"
 #include "servebench/load/runner.hpp"
+#include "servebench/results/run_layout.hpp"
 #include "servebench/util/file_io.hpp"
 #include "servebench/util/json_text.hpp"
 
@@ -37,7 +38,7 @@ results::PointRecord base_record(const ArmContext& a, const PlannedPoint& p) {
   r.prompts.source = std::string(to_string(a.spec->protocol.prompts.kind));
   r.server = a.server_ref;
   r.tool = a.tool;
-  r.started_at = util::format_utc(util::system_wall_clock().now());
+  r.started_at = util::format_utc(a.clock.wall->now());
   const double undefined = std::numeric_limits<double>::quiet_NaN();
   const results::LatencyStats none{undefined, undefined, undefined, undefined, undefined, undefined, undefined};
   r.ttft_ms = r.tpot_ms = r.itl_ms = r.e2e_ms = none;
@@ -64,6 +65,8 @@ load::RunSpec run_spec(const ArmContext& a, const PlannedPoint& p, PointPrompts 
   spec.metrics.gpus = a.arm->gpus;
   spec.flush_cache = true;  // PointWindow::flush_cache is where the protocol's flush and first snapshot happen
   spec.client_lag_limit = proto.client_lag_limit;
+  // started_at is campaign time; the measured phase keeps the load generator's own steady clock.
+  spec.wall_clock = a.clock.wall;
   return spec;
 }
 
@@ -110,7 +113,7 @@ results::PointRecord measured_record(const ArmContext& a, const PlannedPoint& p,
 }
 
 util::Result<void> write_requests(const ArmContext& a, const PlannedPoint& p, const load::RunResult& result) {
-  const auto log = request_log_path(a.run_dir, a.arm->name, scenario_of(a, p).name, p.concurrency);
+  const auto log = results::RunLayout(a.run_dir).requests(a.arm->name, scenario_of(a, p).name, p.concurrency);
   if (auto ok = util::make_dirs(log.parent_path()); !ok) return ok;
   return load::write_request_log(log, result);
 }
@@ -121,11 +124,6 @@ bool should_retry(const results::PointRecord& r, const PointWindow& w, const Pro
 }
 
 }  // namespace
-
-std::filesystem::path request_log_path(const std::filesystem::path& run_dir, const std::string& arm,
-                                       const std::string& scenario, std::int64_t concurrency) {
-  return run_dir / "requests" / arm / scenario / fmt::format("c{}.jsonl", concurrency);
-}
 
 util::Result<PointOutcome> run_point(const ArmContext& a, const PlannedPoint& p, const PointCap& cap, StopSignal& stop) {
   const ProtocolSpec& proto = a.spec->protocol;
@@ -139,7 +137,7 @@ util::Result<PointOutcome> run_point(const ArmContext& a, const PlannedPoint& p,
     if (!prompts) return std::unexpected(prompts.error());
     const bool recycled = prompts->recycled;
     PointWindow window(*a.control, a.server->adapter(), a.server->exchange(),
-                       proto.cold_cache ? Flush::before_point : Flush::never);
+                       proto.cold_cache ? Flush::before_point : Flush::never, *a.clock.steady);
     auto result = load::run(run_spec(a, p, std::move(*prompts)), window);
     out.overhead += window.overhead();
     if (stop.requested()) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "servebench/campaign/arm_server.hpp"
+#include "servebench/campaign/campaign_clock.hpp"
 #include "servebench/campaign/matrix.hpp"
 #include "servebench/campaign/prompt_source.hpp"
 #include "servebench/campaign/spec.hpp"
@@ -33,6 +34,7 @@ struct ArmContext {
   results::ToolInfo tool;
   std::optional<double> time_scale;  // serve-sim's, recorded on every point
   std::filesystem::path run_dir;
+  CampaignClock clock;
 };
 
 struct PointOutcome {
@@ -53,9 +55,5 @@ util::Result<PointOutcome> run_point(const ArmContext& arm, const PlannedPoint& 
 results::PointRecord skipped_record(const ArmContext& arm, const PlannedPoint& point, const PointCap& cap);
 // The record of a point that could not run (server not ready, before hook failed, …).
 results::PointRecord failed_record(const ArmContext& arm, const PlannedPoint& point, std::string reason);
-
-// requests/<arm>/<scenario>/c<C>.jsonl
-std::filesystem::path request_log_path(const std::filesystem::path& run_dir, const std::string& arm,
-                                       const std::string& scenario, std::int64_t concurrency);
 
 }  // namespace servebench::campaign

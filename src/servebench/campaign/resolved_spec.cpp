@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "servebench/campaign/spec.hpp"
+#include "servebench/results/run_files.hpp"
 
 namespace servebench::campaign {
 namespace {
@@ -104,6 +105,14 @@ std::string resolved_yaml(const CampaignSpec& spec) {
     << YAML::Value << spec.telemetry.interval.count() << YAML::EndMap;
   y << YAML::EndMap;
   return fmt::format("# resolved by servebench campaign from {}\n{}\n", spec.file, y.c_str());
+}
+
+util::Result<CampaignSpec> read_resolved_campaign(const results::RunLayout& run) {
+  const auto file = run.campaign_file();
+  auto text = results::read_campaign_file(run);
+  if (!text) return util::fail(util::ErrorKind::bad_input, text.error().message);
+  if (!*text) return util::failf(util::ErrorKind::bad_input, "cannot open {}: No such file or directory", file.string());
+  return parse_campaign(**text, file.string(), std::filesystem::absolute(file).parent_path());
 }
 
 }  // namespace servebench::campaign

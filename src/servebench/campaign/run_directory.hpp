@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "servebench/campaign/spec.hpp"
+#include "servebench/results/run_layout.hpp"
 #include "servebench/util/result.hpp"
 
 namespace servebench::campaign {
@@ -19,12 +20,13 @@ class RunDirectory {
   RunDirectory& operator=(RunDirectory&&) = delete;
   ~RunDirectory();
 
-  const std::filesystem::path& path() const { return m_dir; }
-  std::filesystem::path ledger() const { return m_dir / "ledger.jsonl"; }
+  const std::filesystem::path& path() const { return m_layout.dir(); }
+  const results::RunLayout& layout() const { return m_layout; }
+  std::filesystem::path ledger() const { return m_layout.ledger(); }
 
  private:
-  RunDirectory(std::filesystem::path dir, int fd) : m_dir(std::move(dir)), m_lock_fd(fd) {}
-  std::filesystem::path m_dir;
+  RunDirectory(std::filesystem::path dir, int fd) : m_layout(std::move(dir)), m_lock_fd(fd) {}
+  results::RunLayout m_layout;
   int m_lock_fd = -1;
 };
 

@@ -15,7 +15,6 @@ namespace servebench::campaign {
 namespace {
 
 using results::PointStatus;
-using Clock = std::chrono::steady_clock;
 
 bool settled(PointStatus s, bool rerun_invalid) {
   return s == PointStatus::ok || s == PointStatus::skipped || (s == PointStatus::invalid && !rerun_invalid);
@@ -69,7 +68,7 @@ class Run {
   std::map<results::PointKey, PointStatus> m_latest;
   std::vector<results::PointRecord> m_latest_records;
   std::size_t m_to_run = 0, m_recorded = 0, m_measured = 0;
-  Clock::duration m_measured_time{0};
+  util::Nanos m_measured_time{0};
   bool m_unreachable = false;
 };
 
@@ -111,13 +110,13 @@ void Run::update_status(const std::string& state, const std::string& current) {
   v.to_run = m_to_run;
   v.current = current;
   v.eta = estimate_eta(m_measured_time, m_measured, m_to_run);
-  v.updated = util::system_wall_clock().now();
+  v.updated = m_options.clock.wall->now();
   if (auto ok = write_status(m_dir.path(), v); !ok) fmt::print(m_options.console, "warning: {}\n", ok.error().message);
 }
 
 util::Result<void> Run::run_arm(std::size_t arm_index, const std::vector<PlannedPoint>& points) {
   const ArmSpec& arm = m_spec.arms[arm_index];
-  ArmSession session(m_spec, arm, {m_dir.path(), self_executable(), &m_stop, m_options.console, m_options.tool});
+  ArmSession session(m_spec, arm, {m_dir.path(), self_executable(), &m_stop, m_options.console, m_options.tool, m_options.clock});
   update_status("running", "arm " + arm.name + " starting");
   if (auto opened = session.open(); !opened) {
     if (m_stop.requested()) return {};
@@ -156,11 +155,11 @@ util::Result<bool> Run::run_one(ArmSession& session, const std::vector<PlannedPo
     if (auto ok = record(skipped_record(session.context(), p, cap), nullptr); !ok) return std::unexpected(ok.error());
     return true;
   }
-  const auto t0 = Clock::now();
+  const auto t0 = m_options.clock.steady->now();
   auto outcome = run_point(session.context(), p, cap, m_stop);
   if (!outcome) return std::unexpected(outcome.error());
   if (outcome->interrupted) return false;
-  m_measured_time += Clock::now() - t0;
+  m_measured_time += m_options.clock.steady->now() - t0;
   ++m_measured;
   if (auto ok = record(outcome->record, &*outcome); !ok) return std::unexpected(ok.error());
   if (outcome->server_died && i + 1 < points.size()) {
@@ -195,7 +194,7 @@ util::Result<int> Run::execute() {
   }
   fmt::print(m_options.console, "campaign {}: {} points planned, {} already settled, {} to run; run directory {}\n",
              m_spec.name, m_planned.size(), m_planned.size() - m_to_run, m_to_run, m_dir.path().string());
-  Telemetry telemetry(m_dir.path() / "telemetry", m_spec.telemetry.interval);
+  Telemetry telemetry(m_dir.layout(), m_spec.telemetry.interval);
   for (std::size_t a = 0; a < per_arm.size() && !m_stop.requested(); ++a) {
     if (per_arm[a].empty()) continue;
     if (auto ok = run_arm(a, per_arm[a]); !ok) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "servebench/campaign/matrix.hpp"
+#include "servebench/campaign/campaign_clock.hpp"
 #include "servebench/campaign/spec.hpp"
 #include "servebench/results/point.hpp"
 #include "servebench/util/clock.hpp"
@@ -21,6 +22,7 @@ struct RunOptions {
   bool rerun_invalid = false;
   results::ToolInfo tool;
   std::FILE* console = stdout;
+  CampaignClock clock;
 };
 
 // Exit codes of a finished campaign (DESIGN.md): 0 every planned point ok or skipped; 1 some point

@@ -12,6 +12,7 @@
 #include "servebench/campaign/num_prompts.hpp"
 #include "servebench/engines/adapter.hpp"
 #include "servebench/flags/command.hpp"
+#include "servebench/results/run_layout.hpp"
 #include "servebench/stats/summary.hpp"
 #include "servebench/util/result.hpp"
 #include "servebench/wire/client_request.hpp"
@@ -121,6 +122,8 @@ util::Result<CampaignSpec> parse_campaign(const std::string& text, const std::st
 // The resolved spec as YAML (every default written out, paths absolute): DIR/campaign.yaml. It
 // parses back to an equal spec.
 std::string resolved_yaml(const CampaignSpec& spec);
+// DIR/campaign.yaml read back. Fails (bad_input) when the directory has none or it does not parse.
+util::Result<CampaignSpec> read_resolved_campaign(const results::RunLayout& run);
 
 // The generation backend the load generator uses for the arm under `api` (the spec reader has
 // already refused `generate` for engines without SGLang's native route).

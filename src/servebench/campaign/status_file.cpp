@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "servebench/results/ledger.hpp"
-#include "servebench/util/file_io.hpp"
+#include "servebench/results/run_files.hpp"
 
 namespace servebench::campaign {
 
@@ -55,7 +55,7 @@ std::string status_text(const StatusView& v) {
 }
 
 util::Result<void> write_status(const std::filesystem::path& run_dir, const StatusView& v) {
-  return util::write_file_atomic(run_dir / "status.txt", status_text(v));
+  return results::write_status(results::RunLayout(run_dir), status_text(v));
 }
 
 }  // namespace servebench::campaign
@@ -63,11 +63,12 @@ util::Result<void> write_status(const std::filesystem::path& run_dir, const Stat
 namespace servebench::campaign {
 
 util::Result<std::string> status_report(const std::filesystem::path& dir) {
-  auto spec = read_campaign(dir / "campaign.yaml");
+  const results::RunLayout run(dir);
+  auto spec = read_resolved_campaign(run);
   if (!spec) return util::failf(util::ErrorKind::bad_input, "{} is not a run directory: {}", dir.string(), spec.error().message);
-  auto ledger = results::read_ledger(dir / "ledger.jsonl");
+  auto ledger = results::read_ledger(run.ledger());
   if (!ledger) return std::unexpected(ledger.error());
-  std::string out = util::read_file(dir / "status.txt").value_or("(no status.txt yet)\n");
+  std::string out = results::read_status(run).value_or("(no status.txt yet)\n");
   const auto planned = expand(*spec);
   const auto latest = ledger->latest();
   out += "\nfrom the ledger:\n";

@@ -48,6 +48,7 @@ StopSignal& StopSignal::install() {
 bool StopSignal::requested() const { return g_signal.load() != 0; }
 int StopSignal::signal_number() const { return g_signal.load(); }
 
+// poll(2) waits in real time, so the deadline is on the process clock, not the campaign's.
 bool StopSignal::wait_for(std::chrono::milliseconds timeout) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!requested()) {

@@ -41,15 +41,15 @@ std::string capture_output(const std::string& command) {
   return pclose(pipe) == 0 ? out : "";
 }
 
-Telemetry::Telemetry(std::filesystem::path dir, std::chrono::seconds interval)
-    : m_dir(std::move(dir)), m_smi(find_on_path("nvidia-smi")), m_interval(interval) {
-  (void)util::make_dirs(m_dir);
+Telemetry::Telemetry(const results::RunLayout& run, std::chrono::seconds interval)
+    : m_run(run), m_smi(find_on_path("nvidia-smi")), m_interval(interval) {
+  (void)util::make_dirs(m_run.telemetry_dir());
   if (!available()) {
     write_manifest("nvidia-smi is not on PATH");
     return;
   }
   const std::string smi = util::shell_quote(m_smi.string());
-  (void)util::write_file_atomic(m_dir / "gpu_inventory_idle.csv", capture_output(fmt::format("{} {}", smi, k_inventory_query)));
+  (void)util::write_file_atomic(m_run.gpu_inventory_idle(), capture_output(fmt::format("{} {}", smi, k_inventory_query)));
   write_manifest("");
   m_thread = std::thread([this] { sample_loop(); });
 }
@@ -62,19 +62,19 @@ void Telemetry::write_manifest(const std::string& reason) const {
                         {"interval_s", m_interval.count()},
                         {"nvidia_smi", m_smi.string()}};
   if (!reason.empty()) o["reason"] = reason;
-  (void)util::write_file_atomic(m_dir / "telemetry.json", util::to_json_text_pretty(o) + "\n");
+  (void)util::write_file_atomic(m_run.telemetry_manifest(), util::to_json_text_pretty(o) + "\n");
 }
 
 void Telemetry::sample_loop() {
   const std::string smi = util::shell_quote(m_smi.string());
-  bool header = !std::filesystem::exists(m_dir / "vram_timeline.csv");
+  bool header = !std::filesystem::exists(m_run.vram_timeline());
   std::unique_lock lock(m_mutex);
   do {  // the first sample is taken even when the campaign ends at once
     lock.unlock();
     std::string rows = capture_output(fmt::format("{} {}{}", smi, k_timeline_query, header ? "" : ",noheader"));
     if (!rows.empty()) {
       header = false;
-      (void)util::append_durable(m_dir / "vram_timeline.csv", rows);
+      (void)util::append_durable(m_run.vram_timeline(), rows);
     }
     lock.lock();
     m_wake.wait_for(lock, m_interval, [this] { return m_stopping; });
@@ -91,7 +91,7 @@ void Telemetry::stop() {
   if (m_thread.joinable()) m_thread.join();
   if (available()) {
     const std::string smi = util::shell_quote(m_smi.string());
-    (void)util::write_file_atomic(m_dir / "gpu_inventory_final.csv",
+    (void)util::write_file_atomic(m_run.gpu_inventory_final(),
                                   capture_output(fmt::format("{} {}", smi, k_inventory_query)));
   }
 }

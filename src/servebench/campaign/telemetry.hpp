@@ -10,6 +10,8 @@
 #include <string>
 #include <thread>
 
+#include "servebench/results/run_layout.hpp"
+
 namespace servebench::campaign {
 
 inline constexpr std::string_view k_telemetry_schema = "servebench.telemetry/1";
@@ -17,7 +19,7 @@ inline constexpr std::string_view k_telemetry_schema = "servebench.telemetry/1";
 class Telemetry {
  public:
   // Writes the idle inventory and starts the sampler (or records unavailability).
-  Telemetry(std::filesystem::path dir, std::chrono::seconds interval);
+  Telemetry(const results::RunLayout& run, std::chrono::seconds interval);
   // stop()
   ~Telemetry();
   Telemetry(const Telemetry&) = delete;
@@ -31,7 +33,8 @@ class Telemetry {
   void sample_loop();
   void write_manifest(const std::string& reason) const;
 
-  std::filesystem::path m_dir, m_smi;
+  results::RunLayout m_run;
+  std::filesystem::path m_smi;
   std::chrono::seconds m_interval;
   std::mutex m_mutex;
   std::condition_variable m_wake;

@@ -1,28 +1,17 @@
 #include "servebench/recipe/evidence.hpp"
 
-#include <boost/json.hpp>
 #include <fmt/format.h>
 
 #include "servebench/results/ledger.hpp"
-#include "servebench/util/file_io.hpp"
-#include "servebench/util/json_text.hpp"
+#include "servebench/results/run_layout.hpp"
+#include "servebench/results/server_facts_file.hpp"
 #include "servebench/util/strings.hpp"
 
 namespace servebench::recipe {
 namespace {
 
-namespace json = boost::json;
 using util::ErrorKind;
 using util::Result;
-
-std::optional<RecipeRef> recipe_of(const json::object& o) {
-  const auto* r = o.if_contains("recipe");
-  if (r == nullptr || !r->is_object()) return std::nullopt;
-  auto catalog = util::json_string(r->get_object(), "catalog");
-  auto select = util::json_string(r->get_object(), "select");
-  if (!catalog || !select) return std::nullopt;
-  return RecipeRef{*catalog, *select};
-}
 
 std::string hardware_of(const ArmFacts& f) {
   if (f.recipe) {
@@ -41,10 +30,17 @@ std::string hardware_of(const ArmFacts& f) {
   return {};
 }
 
-std::string version_of(const json::object& o) {
-  const auto* facts = o.if_contains("facts");
-  if (facts == nullptr || !facts->is_object()) return {};
-  return util::json_string(facts->get_object(), "version").value_or("");
+Result<ArmFacts> arm_facts_of(const results::ServerFactsFile& file, const std::string& what) {
+  if (file.arm.empty()) return util::failf(ErrorKind::bad_input, "{}: needs string 'arm'", what);
+  ArmFacts f;
+  f.arm = file.arm;
+  f.engine = file.engine;
+  f.launch = file.launch;
+  f.version = file.facts ? file.facts->version : "";
+  for (const auto& [name, value] : file.env) f.env.push_back({name, value});
+  if (file.recipe) f.recipe = RecipeRef{file.recipe->catalog, file.recipe->select};
+  f.hardware = hardware_of(f);
+  return f;
 }
 
 // An arm whose facts file could not be read: only what the ledger says.
@@ -60,16 +56,16 @@ ArmFacts facts_from_point(const std::filesystem::path& dir, const results::Point
 void read_arm_facts(const std::filesystem::path& dir, Evidence& out) {
   for (const auto& ep : out.points) {
     if (ep.run_dir != dir.string() || out.arm(ep.run_dir, ep.point.arm) != nullptr) continue;
-    const std::string rel = ep.point.server.facts.empty() ? fmt::format("arms/{}/server_facts.json", ep.point.arm)
-                                                           : ep.point.server.facts;
-    const auto path = dir / rel;
-    auto text = util::read_file(path);
-    if (!text) {
-      out.issues.push_back(fmt::format("{}: cannot read arm facts: {}", path.string(), text.error().message));
+    const auto path = ep.point.server.facts.empty() ? results::RunLayout(dir).server_facts(ep.point.arm)
+                                                    : dir / ep.point.server.facts;
+    auto file = results::read_server_facts(path);
+    if (!file || !*file) {
+      const std::string why = file ? "no such file" : file.error().message;
+      out.issues.push_back(fmt::format("{}: cannot read arm facts: {}", path.string(), why));
       out.arms.push_back(facts_from_point(dir, ep.point));
       continue;
     }
-    auto facts = parse_arm_facts(*text, path.string());
+    auto facts = arm_facts_of(**file, path.string());
     if (!facts) {
       out.issues.push_back(facts.error().message);
       out.arms.push_back(facts_from_point(dir, ep.point));
@@ -92,31 +88,15 @@ const ArmFacts* Evidence::arm(const std::string& run_dir, const std::string& nam
 }
 
 Result<ArmFacts> parse_arm_facts(std::string_view text, const std::string& what) {
-  auto v = util::parse_json(text, what);
-  if (!v) return util::fail(ErrorKind::bad_input, v.error().message);
-  if (!v->is_object()) return util::failf(ErrorKind::bad_input, "{}: not a JSON object", what);
-  const json::object& o = v->get_object();
-  ArmFacts f;
-  auto arm = util::json_string(o, "arm");
-  if (!arm) return util::failf(ErrorKind::bad_input, "{}: needs string 'arm'", what);
-  f.arm = *arm;
-  f.engine = util::json_string(o, "engine").value_or("");
-  f.launch = util::json_string(o, "launch").value_or("");
-  f.version = version_of(o);
-  if (const auto* env = o.if_contains("env"); env != nullptr && env->is_object()) {
-    for (const auto& kv : env->get_object()) {
-      if (kv.value().is_string()) f.env.push_back({std::string(kv.key()), std::string(kv.value().get_string())});
-    }
-  }
-  f.recipe = recipe_of(o);
-  f.hardware = hardware_of(f);
-  return f;
+  auto file = results::parse_server_facts(text, what);
+  if (!file) return std::unexpected(file.error());
+  return arm_facts_of(*file, what);
 }
 
 Result<Evidence> read_evidence(const std::vector<std::filesystem::path>& run_dirs) {
   Evidence out;
   for (const auto& dir : run_dirs) {
-    const auto ledger_path = dir / "ledger.jsonl";
+    const auto ledger_path = results::RunLayout(dir).ledger();
     if (!std::filesystem::exists(ledger_path)) {
       return util::failf(ErrorKind::bad_input, "{}: no ledger.jsonl; is this a run directory?", dir.string());
     }

@@ -110,7 +110,7 @@ CampaignSet merge_runs(std::vector<RunInput> runs) {
   util::WallTime first, last;
   for (std::size_t r = 0; r < set.runs.size(); ++r) {
     RunInput& run = set.runs[r];
-    for (auto& issue : run.issues) set.issues.push_back({run.label + "/ledger.jsonl", issue.message});
+    for (auto& issue : run.issues) set.issues.push_back({results::RunLayout(run.label).ledger().string(), issue.message});
     for (auto& p : run.points) {
       const std::size_t arm = arm_index(set, r, p.arm);
       MeasuredPoint m{std::move(p), arm, 0};

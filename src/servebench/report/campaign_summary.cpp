@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "servebench/util/file_io.hpp"
+#include "servebench/results/run_files.hpp"
 #include "servebench/util/strings.hpp"
 #include "servebench/util/yaml_file.hpp"
 
@@ -76,17 +76,18 @@ util::Result<CampaignSummary> parse_campaign_summary(const std::string& text, co
   return out;
 }
 
-util::Result<CampaignSummary> read_campaign_summary(const std::filesystem::path& file) {
-  if (!std::filesystem::exists(file)) {
-    auto empty = parse_campaign_summary("{}", file.string());
+util::Result<CampaignSummary> read_campaign_summary(const results::RunLayout& run) {
+  const std::string file = run.campaign_file().string();
+  auto text = results::read_campaign_file(run);
+  if (!text) return std::unexpected(text.error());
+  if (!*text) {
+    auto empty = parse_campaign_summary("{}", file);
     empty->found = false;
     empty->name.clear();
     empty->model.clear();
     return empty;
   }
-  auto text = util::read_file(file);
-  if (!text) return std::unexpected(text.error());
-  return parse_campaign_summary(*text, file.string());
+  return parse_campaign_summary(**text, file);
 }
 
 }  // namespace servebench::report

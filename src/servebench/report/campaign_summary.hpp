@@ -1,13 +1,13 @@
 #pragma once
-// The parts of DIR/campaign.yaml the report shows (DESIGN.md "Campaign file"), read generically
+// The parts of DIR/campaign.yaml the report shows (docs/campaign-file.md), read generically
 // with yaml-cpp so the report does not depend on the campaign module. A key the file does not
 // carry is shown as "not recorded"; the file itself is optional.
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "servebench/results/run_layout.hpp"
 #include "servebench/util/result.hpp"
 
 namespace servebench::report {
@@ -23,9 +23,9 @@ struct CampaignSummary {
   std::optional<std::string> baseline_name, baseline_ledger;
 };
 
-// Reads a campaign.yaml; a missing file gives found=false and every protocol line "not recorded".
-// Fails (bad_input, "file:line:col: ...") on YAML syntax errors.
-util::Result<CampaignSummary> read_campaign_summary(const std::filesystem::path& file);
+// Reads the run directory's campaign.yaml; a missing file gives found=false and every protocol
+// line "not recorded". Fails (bad_input, "file:line:col: ...") on YAML syntax errors.
+util::Result<CampaignSummary> read_campaign_summary(const results::RunLayout& run);
 // The same from YAML text (`name` is used in messages).
 util::Result<CampaignSummary> parse_campaign_summary(const std::string& text, const std::string& name);
 

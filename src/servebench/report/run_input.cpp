@@ -1,7 +1,6 @@
 #include "servebench/report/run_input.hpp"
 
 #include <algorithm>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -9,28 +8,23 @@ namespace servebench::report {
 namespace fs = std::filesystem;
 namespace {
 
-std::vector<std::string> arm_names(const RunInput& run, const fs::path& dir) {
+std::vector<std::string> arm_names(const RunInput& run, const results::RunLayout& layout) {
   std::vector<std::string> names;
   for (const auto& p : run.points) {
     if (std::find(names.begin(), names.end(), p.arm) == names.end()) names.push_back(p.arm);
   }
-  std::set<std::string> extra;  // sorted, so the order does not depend on the filesystem
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir / "arms", ec)) {
-    if (entry.is_directory()) extra.insert(entry.path().filename().string());
-  }
-  for (const auto& name : extra) {
+  for (const auto& name : layout.arm_names()) {
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   }
   return names;
 }
 
-util::Result<ArmInput> read_arm(const fs::path& dir, const std::string& name) {
+util::Result<ArmInput> read_arm(const results::RunLayout& layout, const std::string& name) {
   ArmInput arm{name, {}, {}};
-  auto facts = read_server_facts(dir / "arms" / name / "server_facts.json");
+  auto facts = read_server_facts(layout.server_facts(name));
   if (!facts) return std::unexpected(facts.error());
   arm.facts = std::move(*facts);
-  auto gate = read_gate(dir / "arms" / name / "gate.json");
+  auto gate = read_gate(layout.gate(name));
   if (!gate) return std::unexpected(gate.error());
   arm.gate = std::move(*gate);
   return arm;
@@ -47,7 +41,8 @@ std::string RunInput::campaign_name() const {
 
 util::Result<RunInput> read_run_input(const fs::path& dir) {
   if (!fs::is_directory(dir)) return util::failf(util::ErrorKind::bad_input, "{}: not a run directory", dir.string());
-  const fs::path ledger_path = dir / "ledger.jsonl";
+  const results::RunLayout layout(dir);
+  const fs::path ledger_path = layout.ledger();
   if (!fs::exists(ledger_path)) {
     return util::failf(util::ErrorKind::bad_input, "{}: no ledger.jsonl in the run directory", ledger_path.string());
   }
@@ -58,11 +53,11 @@ util::Result<RunInput> read_run_input(const fs::path& dir) {
   run.points = ledger->latest();
   if (!run.points.empty()) run.ledger_campaign = run.points.front().campaign;
   run.issues = std::move(ledger->issues);
-  auto campaign = read_campaign_summary(dir / "campaign.yaml");
+  auto campaign = read_campaign_summary(layout);
   if (!campaign) return std::unexpected(campaign.error());
   run.campaign = std::move(*campaign);
-  for (const auto& name : arm_names(run, dir)) {
-    auto arm = read_arm(dir, name);
+  for (const auto& name : arm_names(run, layout)) {
+    auto arm = read_arm(layout, name);
     if (!arm) return std::unexpected(arm.error());
     run.arms.push_back(std::move(*arm));
   }

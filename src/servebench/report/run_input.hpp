@@ -10,6 +10,7 @@
 #include "servebench/report/campaign_summary.hpp"
 #include "servebench/results/ledger.hpp"
 #include "servebench/results/point.hpp"
+#include "servebench/results/run_layout.hpp"
 #include "servebench/util/result.hpp"
 
 namespace servebench::report {

@@ -25,6 +25,23 @@ boost::json::object to_json(const ServerFacts& f) {
   return o;
 }
 
+ServerFacts server_facts_from_json(const boost::json::object& o) {
+  ServerFacts f;
+  f.engine = util::json_string(o, "engine").value_or("");
+  f.version = util::json_string(o, "version").value_or("");
+  f.model = util::json_string(o, "model").value_or("");
+  f.context_length = util::json_int(o, "context_length");
+  f.kv_pool_tokens = util::json_int(o, "kv_pool_tokens");
+  f.max_running_requests = util::json_int(o, "max_running_requests");
+  const auto* spec = o.if_contains("speculative");
+  if (spec != nullptr && spec->is_object()) {
+    const auto& s = spec->get_object();
+    f.speculative = SpeculativeFacts{util::json_string(s, "algorithm").value_or(""), util::json_int(s, "num_steps"),
+                                     util::json_int(s, "eagle_topk"), util::json_int(s, "num_draft_tokens")};
+  }
+  return f;
+}
+
 SimFacts read_sim_facts(const boost::json::object& block) {
   SimFacts s;
   s.hardware = util::json_string(block, "hardware").value_or("");

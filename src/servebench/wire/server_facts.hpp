@@ -35,6 +35,9 @@ struct ServerFacts {
 // The facts as server_facts.json and bench results carry them (`sim` excluded: it is saved as its
 // own block); what the engine did not say is null.
 boost::json::object to_json(const ServerFacts& f);
+// The facts back from that object (a saved server_facts.json); absent or null keys stay empty,
+// `sim` and `raw_json` are not part of it. Cannot fail.
+ServerFacts server_facts_from_json(const boost::json::object& o);
 
 // The typed view of a `sim` block; keys the block lacks stay empty. Cannot fail.
 SimFacts read_sim_facts(const boost::json::object& block);

@@ -32,7 +32,8 @@ TEST(ArmServer, AttachesToARunningServer) {
   a.name = "attached";
   a.engine = engines::Engine::sim;
   a.base_url = server.base_url();
-  auto s = ArmServer::start(a, temp_dir("attach") / "server.log", StopSignal::install(), "/x/servebench");
+  const auto dir = temp_dir("attach");
+  auto s = ArmServer::start(a, {dir / "server.log", dir / "server.pid"}, StopSignal::install(), "/x/servebench");
   ASSERT_TRUE(s) << s.error().message;
   EXPECT_FALSE((*s)->launched());
   EXPECT_EQ((*s)->base_url(), server.base_url());
@@ -44,7 +45,7 @@ TEST(ArmServer, AttachesToARunningServer) {
 
 TEST(ArmServer, NotReadyInTimeIsUnreachableWithTheLogTail) {
   const auto dir = temp_dir("timeout");
-  auto s = ArmServer::start(launched("sh -c 'echo loading {port}; exec sleep 30'"), dir / "server.log",
+  auto s = ArmServer::start(launched("sh -c 'echo loading {port}; exec sleep 30'"), {dir / "server.log", dir / "server.pid"},
                             StopSignal::install(), "/x/servebench");
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().kind, util::ErrorKind::unreachable);
@@ -57,7 +58,7 @@ TEST(ArmServer, NotReadyInTimeIsUnreachableWithTheLogTail) {
 TEST(ArmServer, ExitingDuringStartupIsReportedAtOnce) {
   const auto dir = temp_dir("exits");
   const auto t0 = std::chrono::steady_clock::now();
-  auto s = ArmServer::start(launched("sh -c 'echo bad flag >&2; exit 2' {port}"), dir / "server.log",
+  auto s = ArmServer::start(launched("sh -c 'echo bad flag >&2; exit 2' {port}"), {dir / "server.log", dir / "server.pid"},
                             StopSignal::install(), "/x/servebench");
   ASSERT_FALSE(s);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(900)) << "no wait for the ready timeout";
@@ -70,7 +71,8 @@ TEST(ArmServer, AnInterruptedStartFailsWithoutWaitingForTheTimeout) {
   StopSignal& stop = StopSignal::install();
   stop.reset_for_tests();
   raise(SIGTERM);
-  auto s = ArmServer::start(launched("sh -c 'exec sleep 30' {port}"), temp_dir("interrupted") / "server.log", stop,
+  const auto dir = temp_dir("interrupted");
+  auto s = ArmServer::start(launched("sh -c 'exec sleep 30' {port}"), {dir / "server.log", dir / "server.pid"}, stop,
                             "/x/servebench");
   stop.reset_for_tests();
   ASSERT_FALSE(s);

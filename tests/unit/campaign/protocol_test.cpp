@@ -51,9 +51,5 @@ TEST(Protocol, FailedRecordsCarryTheReason) {
   EXPECT_FALSE(r.started_at.empty());
 }
 
-TEST(Protocol, RequestLogPath) {
-  EXPECT_EQ(request_log_path("/runs/d", "e7b", "chat", 16), std::filesystem::path("/runs/d/requests/e7b/chat/c16.jsonl"));
-}
-
 }  // namespace
 }  // namespace servebench::campaign

@@ -1,11 +1,15 @@
 #include "servebench/campaign/runner.hpp"
 
+#include <atomic>
+
 #include <gtest/gtest.h>
 
 #include "servebench/campaign/launch_plan.hpp"
 #include "servebench/campaign/stop_signal.hpp"
 #include "servebench/results/ledger.hpp"
 #include "servebench/util/file_io.hpp"
+#include "servebench/util/json_text.hpp"
+#include "support/ephemeral_sim.hpp"
 
 namespace servebench::campaign {
 namespace {
@@ -40,6 +44,55 @@ results::PointRecord record(std::int64_t c, results::PointStatus status) {
   r.concurrency = c;
   r.status = status;
   return r;
+}
+
+// A steady clock that moves one second every time it is read, and a wall clock stopped in 2030.
+class SteppingClock final : public util::Clock {
+ public:
+  util::TimePoint now() const noexcept override { return util::TimePoint{std::chrono::seconds(m_reads.fetch_add(1) + 1)}; }
+  long reads() const { return m_reads.load(); }
+
+ private:
+  mutable std::atomic<long> m_reads{0};
+};
+class StoppedWall final : public util::WallClock {
+ public:
+  util::WallTime now() const noexcept override {
+    m_reads.fetch_add(1);
+    return util::WallTime{std::chrono::seconds(1893553445)};  // 2030-01-02T03:04:05Z
+  }
+  long reads() const { return m_reads.load(); }
+
+ private:
+  mutable std::atomic<long> m_reads{0};
+};
+
+TEST(Runner, CampaignTimeComesOnlyFromTheInjectedClocks) {
+  StopSignal::install().reset_for_tests();
+  const auto dir = fresh("fake_clock");
+  testing::EphemeralSim sim;
+  const auto spec = spec_with_arm("{name: a, engine: sim, base_url: '" + sim.base_url() + "', gate: false}");
+  SteppingClock steady;
+  StoppedWall wall;
+  RunOptions o = options(dir / "out", std::tmpfile());
+  o.clock = {&steady, &wall};
+  auto code = run_campaign(spec, o);
+  ASSERT_TRUE(code) << code.error().message;
+  EXPECT_EQ(*code, 0);
+  const auto ledger = results::read_ledger(dir / "out/ledger.jsonl");
+  ASSERT_EQ(ledger->records.size(), 2u);
+  for (const auto& r : ledger->records) {
+    EXPECT_EQ(r.status, results::PointStatus::ok) << r.reason;
+    EXPECT_EQ(r.started_at, "2030-01-02T03:04:05Z");
+  }
+  const auto facts = util::parse_json(util::read_file(dir / "out/arms/a/server_facts.json").value_or(""), "facts");
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(util::json_string(facts->as_object(), "captured_at"), "2030-01-02T03:04:05Z");
+  EXPECT_NE(util::read_file(dir / "out/status.txt").value_or("").find("2030-01-02T03:04:05Z"), std::string::npos);
+  // Readiness, flush deadlines, protocol overhead and the ETA read the steady clock.
+  EXPECT_GT(steady.reads(), 6);
+  EXPECT_GT(wall.reads(), 3);
+  std::fclose(o.console);
 }
 
 TEST(Runner, AnUnreachableArmFailsItsPointsExitsThreeAndRunsAfter) {

@@ -42,15 +42,15 @@ TEST(ServerFacts, CapturedFromTheServerWithLaunchEnvRecipeAndTimeScale) {
   arm.env = {{"SGLANG_X", "1"}};
   arm.recipe = RecipeKey{"glm", "hw=gb300"};
   StopSignal& stop = StopSignal::install();
-  auto s = ArmServer::start(arm, std::filesystem::path(::testing::TempDir()) / "facts.log", stop, "/x/servebench");
+  auto s = ArmServer::start(arm, {std::filesystem::path(::testing::TempDir()) / "facts.log", {}}, stop, "/x/servebench");
   ASSERT_TRUE(s) << s.error().message;
   const auto facts = capture_facts(arm, **s, FixedWall());
-  EXPECT_TRUE(facts.facts_error.empty()) << facts.facts_error;
+  EXPECT_TRUE(facts.file.facts_error.empty()) << facts.file.facts_error;
   EXPECT_EQ(facts.limits.kv_pool_tokens, 100000);
   EXPECT_EQ(facts.limits.max_running_requests, 16);
   EXPECT_EQ(facts.limits.context_length, 4096);
   EXPECT_EQ(facts.time_scale, 0.5);
-  const auto& o = facts.json;
+  const auto o = results::to_json(facts.file);
   EXPECT_EQ(util::json_string(o, "schema"), "servebench.server_facts/1");
   EXPECT_EQ(util::json_int(o, "gpus"), 8);
   EXPECT_EQ(util::json_string(o, "captured_at"), "2026-11-29T17:00:00Z");
@@ -61,7 +61,7 @@ TEST(ServerFacts, CapturedFromTheServerWithLaunchEnvRecipeAndTimeScale) {
   EXPECT_TRUE(o.at("raw").as_object().contains("/server_info"));
 
   const auto path = std::filesystem::path(::testing::TempDir()) / ("facts_" + std::to_string(getpid())) / "server_facts.json";
-  ASSERT_TRUE(write_facts(path, facts));
+  ASSERT_TRUE(results::write_server_facts(path, facts.file));
   const auto limits = read_limits(path);
   ASSERT_TRUE(limits.has_value());
   EXPECT_EQ(limits->kv_pool_tokens, 100000);

@@ -32,7 +32,7 @@ std::filesystem::path fresh(const std::string& name) {
 TEST(Telemetry, WithoutNvidiaSmiItSaysSo) {
   const auto dir = fresh("none");
   ScopedPath path((dir / "empty-bin").string());
-  Telemetry t(dir / "telemetry", std::chrono::seconds(30));
+  Telemetry t(results::RunLayout(dir), std::chrono::seconds(30));
   EXPECT_FALSE(t.available());
   t.stop();
   const auto manifest = util::parse_json(util::read_file(dir / "telemetry/telemetry.json").value_or(""), "manifest");
@@ -51,7 +51,7 @@ TEST(Telemetry, WithNvidiaSmiItWritesInventoriesAndATimeline) {
   std::filesystem::permissions(dir / "bin/nvidia-smi", std::filesystem::perms::owner_all);
   ScopedPath path((dir / "bin").string() + ":/bin:/usr/bin");
   {
-    Telemetry t(dir / "telemetry", std::chrono::seconds(1));
+    Telemetry t(results::RunLayout(dir), std::chrono::seconds(1));
     EXPECT_TRUE(t.available());
   }
   EXPECT_EQ(util::read_file(dir / "telemetry/gpu_inventory_idle.csv").value_or(""), "header\n0, 1024\n");

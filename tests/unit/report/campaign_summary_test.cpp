@@ -16,7 +16,7 @@ std::string line(const CampaignSummary& s, const std::string& label) {
 }  // namespace
 
 TEST(CampaignSummary, ReadsTheProtocolOfTheFixture) {
-  const auto s = read_campaign_summary(test_support::fixture("two-arm/campaign.yaml"));
+  const auto s = read_campaign_summary(servebench::results::RunLayout(test_support::fixture("two-arm")));
   ASSERT_TRUE(s) << s.error().message;
   EXPECT_EQ(s->name, "b300-replica");
   EXPECT_EQ(s->model, "glm-5.3-flash");
@@ -36,7 +36,7 @@ TEST(CampaignSummary, MissingKeysAreNotRecorded) {
   EXPECT_EQ(line(*s, "cold cache"), k_not_recorded);
   EXPECT_EQ(line(*s, "request settings"), k_not_recorded);
   EXPECT_EQ(s->model, k_not_recorded);
-  const auto missing = read_campaign_summary(test_support::fixture("torn-ledger/campaign.yaml"));
+  const auto missing = read_campaign_summary(servebench::results::RunLayout(test_support::fixture("torn-ledger")));
   ASSERT_TRUE(missing);
   EXPECT_FALSE(missing->found);
   EXPECT_EQ(line(*missing, "percentile"), k_not_recorded);

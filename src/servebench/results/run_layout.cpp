@@ -1,0 +1,43 @@
+#include "servebench/results/run_layout.hpp"
+
+#include <set>
+#include <system_error>
+
+#include <fmt/format.h>
+
+namespace servebench::results {
+namespace fs = std::filesystem;
+
+fs::path RunLayout::ledger() const { return m_dir / "ledger.jsonl"; }
+fs::path RunLayout::campaign_file() const { return m_dir / "campaign.yaml"; }
+fs::path RunLayout::status() const { return m_dir / "status.txt"; }
+fs::path RunLayout::lock() const { return m_dir / ".lock"; }
+
+fs::path RunLayout::arm_dir(std::string_view arm) const { return m_dir / "arms" / arm; }
+fs::path RunLayout::server_facts(std::string_view arm) const { return arm_dir(arm) / "server_facts.json"; }
+fs::path RunLayout::server_log(std::string_view arm) const { return arm_dir(arm) / "server.log"; }
+fs::path RunLayout::server_pid(std::string_view arm) const { return arm_dir(arm) / "server.pid"; }
+fs::path RunLayout::hooks_log(std::string_view arm) const { return arm_dir(arm) / "hooks.log"; }
+fs::path RunLayout::gate(std::string_view arm) const { return arm_dir(arm) / "gate.json"; }
+std::string RunLayout::server_facts_ref(std::string_view arm) { return fmt::format("arms/{}/server_facts.json", arm); }
+
+std::vector<std::string> RunLayout::arm_names() const {
+  std::set<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(m_dir / "arms", ec)) {
+    if (entry.is_directory()) names.insert(entry.path().filename().string());
+  }
+  return {names.begin(), names.end()};
+}
+
+fs::path RunLayout::requests(std::string_view arm, std::string_view scenario, std::int64_t concurrency) const {
+  return m_dir / "requests" / arm / scenario / fmt::format("c{}.jsonl", concurrency);
+}
+
+fs::path RunLayout::telemetry_dir() const { return m_dir / "telemetry"; }
+fs::path RunLayout::telemetry_manifest() const { return telemetry_dir() / "telemetry.json"; }
+fs::path RunLayout::gpu_inventory_idle() const { return telemetry_dir() / "gpu_inventory_idle.csv"; }
+fs::path RunLayout::gpu_inventory_final() const { return telemetry_dir() / "gpu_inventory_final.csv"; }
+fs::path RunLayout::vram_timeline() const { return telemetry_dir() / "vram_timeline.csv"; }
+
+}  // namespace servebench::results
