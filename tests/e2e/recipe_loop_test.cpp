@@ -3,6 +3,7 @@
 // run's evidence; the same evidence against a copy of the catalog with one flag edited is stale with
 // the flag diff; `recipe export` says the numbers are simulated. Lint is clean on the example catalog
 // and reports planted problems by rule id.
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,10 +20,10 @@ using namespace servebench::e2e;
 namespace {
 
 const std::string k_catalog = SERVEBENCH_SOURCE_DIR "/examples/catalogs/glm-5.3-flash.yaml";
-const std::string k_select = "hw=gb300,strategy=low-latency,quant=fp8,kvDsaPair=fp8-trtllm";
-const std::string k_arm = "gb300-low-latency-fp8-fp8-trtllm";
+const std::string k_select = "hw=gb300,strategy=low-latency,quant=fp8,kvDsaPair=bf16-tilelang";
+const std::string k_arm = "gb300-low-latency-fp8-bf16-tilelang";
 // The selection plus overlays at their defaults: what `status --filter` narrows to one selection.
-const std::string k_filter = k_select + ",hicache=none,dcp=none,dpAttention=none,layout=cell";
+const std::string k_filter = k_select + ",bcg=off,mmTransport=auto,hicache=off,dcp=off";
 
 // `text` with the first `from` replaced by `to`; a test failure when `from` is absent.
 std::string replaced_once(std::string text, std::string_view from, std::string_view to) {
@@ -118,14 +119,14 @@ TEST(RecipeLoop, RenderedCellRunsOnTheSimVerifiedThenStaleAfterOneFlagEdit) {
   // One flag edited in a copy of the catalog: the same evidence now measured an older command.
   const std::string catalog_text = util::read_file(k_catalog).value_or("");
   write_text(dir / "edited.yaml",
-             replaced_once(catalog_text, "--mem-fraction-static 0.85", "--mem-fraction-static 0.8"));
+             replaced_once(catalog_text, "--speculative-num-steps 5,", "--speculative-num-steps 3,"));
   const auto stale = status_of_catalog("edited.yaml");
   ASSERT_EQ(stale.exit_code, 0) << stale.err;
   const json::object s = status_of(stale);
   EXPECT_EQ(util::json_string(s, "status").value_or(""), "stale") << stale.out;
   EXPECT_NE(util::json_string(s, "fingerprint").value_or(""), fingerprint);
   EXPECT_EQ(strings_of(s.contains("diff") ? s.at("diff") : json::value{}),
-            std::vector<std::string>{"~ --mem-fraction-static 0.85 -> 0.8"});
+            std::vector<std::string>{"~ --speculative-num-steps 5 -> 3"});
 
   const auto exported = run_cli({"recipe", "export", k_catalog, "--evidence", "run", "--filter", k_filter}, dir);
   ASSERT_EQ(exported.exit_code, 0) << exported.err;
@@ -172,37 +173,45 @@ std::vector<json::object> found(const Lint& l, std::string_view rule, std::strin
 
 }  // namespace
 
-TEST(RecipeLint, ExampleCatalogIsClean) {
+TEST(RecipeLint, ExampleCatalogIsCleanAndItsSelectionsAreCounted) {
   const auto dir = campaign_temp_dir("recipe_lint_clean");
   const auto r = run_cli({"recipe", "lint", k_catalog}, dir);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("0 error(s), 0 warning(s)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1152 selections: 528 reachable, 624 greyed out, 192 without a cell"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("480  dcp=4 (disabled): DCP is validated only on 4x GB300 TP4/EP4 for now."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("528 selections checked, 0 error(s)"), std::string::npos) << r.out;
 }
 
 TEST(RecipeLint, PlantedEpSizeOneIsReportedAsTheEngineDefault) {
-  const Lint l = lint_planted("ep1", "      - --tp-size 4\n", "      - --tp-size 4\n      - --ep-size 1\n");
+  const std::string cell = "  - match: {hw: [b300, b200], strategy: low-latency, quant: nvfp4}\n    flags: [*nvfp4_model, --tp-size 8,";
+  const Lint l = lint_planted("ep1", cell, cell + " --ep-size 1,");
   // A redundant default is a warning: reported, but lint still exits 0.
   EXPECT_EQ(l.run.exit_code, 0) << l.run.out << l.run.err;
-  const auto f = found(l, "redundant-default", "--ep-size", "hw=gb300,strategy=low-latency,quant=fp8");
+  const auto f = found(l, "redundant-default", "--ep-size", "hw=b300,strategy=low-latency,quant=nvfp4");
   ASSERT_EQ(f.size(), 1u) << l.run.out;
   EXPECT_EQ(util::json_string(f[0], "severity"), "warning");
+  EXPECT_EQ(f[0].at("selections").as_array().size(), 48u);  // b300 and b200 without DCP: 24 each
 }
 
 TEST(RecipeLint, PlantedTp32SplitsTheMoeIntermediateBelowTheTile) {
-  const Lint l = lint_planted("tp32", "      - --tp-size 4\n", "      - --tp-size 32\n");
+  const std::string cell = "  - match: {hw: [b300, b200], strategy: low-latency, quant: nvfp4}\n    flags: [*nvfp4_model, --tp-size ";
+  const Lint l = lint_planted("tp32", cell + "8,", cell + "32,");
   EXPECT_EQ(l.run.exit_code, 1) << l.run.out << l.run.err;
-  const auto f = found(l, "divisibility-moe", "--tp-size", "hw=gb300,strategy=low-latency,quant=fp8");
+  const auto f = found(l, "divisibility-moe", "--tp-size", "hw=b300,strategy=low-latency,quant=nvfp4");
   ASSERT_EQ(f.size(), 1u) << l.run.out;
   EXPECT_EQ(util::json_string(f[0], "severity"), "error");
   EXPECT_NE(util::json_string(f[0], "message").value_or("").find("2048 / MoE-TP 32"), std::string::npos);
 }
 
-TEST(RecipeLint, PlantedFlashinferTrtllmOnH100IsAnArchitectureError) {
-  const Lint l = lint_planted("h100", "{match: {hw: h100, strategy: low-latency, quant: fp8}, flags: *hopper_ll}",
-                              "{match: {hw: h100, strategy: low-latency, quant: fp8}, flags: *bw_ll_fp8}");
+TEST(RecipeLint, PlantedFlashinferTrtllmOnH100IsAnErrorExceptWhereTheCookbookVerified) {
+  const Lint l = lint_planted("h100", "--mem-fraction-static 0.70, *tilelang, --moe-runner-backend deep_gemm",
+                              "--mem-fraction-static 0.70, *tilelang, --moe-runner-backend flashinfer_trtllm");
   EXPECT_EQ(l.run.exit_code, 1) << l.run.out << l.run.err;
-  const auto f = found(l, "arch-backend", "--moe-runner-backend", "hw=h100,strategy=low-latency,quant=fp8");
-  ASSERT_EQ(f.size(), 1u) << l.run.out;
-  EXPECT_EQ(util::json_string(f[0], "severity"), "error");
-  EXPECT_NE(util::json_string(f[0], "message").value_or("").find("flashinfer_trtllm"), std::string::npos);
+  const auto verified = found(l, "arch-backend", "--moe-runner-backend", "hw=h100,strategy=low-latency,quant=fp8");
+  ASSERT_EQ(verified.size(), 1u) << l.run.out;
+  EXPECT_EQ(util::json_string(verified[0], "severity"), "warning");
+  const auto errors = std::count_if(l.findings.begin(), l.findings.end(), [](const json::object& f) {
+    return util::json_string(f, "rule") == "arch-backend" && util::json_string(f, "severity") == "error";
+  });
+  EXPECT_EQ(errors, 1) << l.run.out;
 }

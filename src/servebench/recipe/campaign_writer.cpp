@@ -25,6 +25,9 @@ Result<Arm> arm_of(const Catalog& catalog, const Selection& s, Target target, co
   overrides.set(std::string(k_port), "{port}");
   auto rendered = render(catalog, s, target, overrides);
   if (!rendered) return std::unexpected(rendered.error());
+  // Whatever address the recipe publishes, a campaign arm binds loopback on the campaign's port.
+  rendered->set_flag("--host", "127.0.0.1");
+  rendered->set_flag(catalog.rendering().port_flag, "{port}");
   auto command = normalize(catalog, *rendered);
   if (!command) return std::unexpected(command.error());
   auto p = parallelism_of(*command, pf);

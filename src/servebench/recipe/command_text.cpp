@@ -16,11 +16,11 @@ std::string quoted(const std::vector<std::string>& words) {
 }  // namespace
 
 std::string to_shell(const RenderedCommand& command) {
-  std::string out = "# " + command.selection + "\n";
-  for (const auto& hint : command.hints) out += "# hint: " + hint + "\n";
-  std::vector<std::string> first = command.env;
-  first.insert(first.end(), command.program.begin(), command.program.end());
-  std::vector<std::string> lines{quoted(first)};
+  std::string out;
+  for (const auto& hint : command.hints) out += hint.empty() ? "#\n" : "# " + hint + "\n";
+  std::vector<std::string> lines;
+  for (const auto& e : command.env) lines.push_back(util::shell_quote(e));
+  lines.push_back(quoted(command.program));
   for (const auto& entry : command.flags) lines.push_back("  " + quoted(entry));
   return out + util::join(lines, " \\\n") + "\n";
 }

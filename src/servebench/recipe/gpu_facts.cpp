@@ -5,6 +5,13 @@
 
 namespace servebench::recipe {
 
+util::Result<std::string> parse_vendor(std::string_view word) {
+  for (std::string_view v : {"nvidia", "amd", "npu"}) {
+    if (v == word) return std::string(v);
+  }
+  return util::failf(util::ErrorKind::bad_input, "vendor '{}' must be nvidia, amd or npu", word);
+}
+
 util::Result<std::vector<GpuFacts>> parse_gpu_facts(const std::string& yaml_text, const std::string& file) {
   auto doc = util::load_yaml_string(yaml_text, file);
   if (!doc) return std::unexpected(doc.error());
@@ -25,6 +32,13 @@ util::Result<std::vector<GpuFacts>> parse_gpu_facts(const std::string& yaml_text
     if (!family) return std::unexpected(family.error());
     g.family = *family;
     g.label = item["label"].IsScalar() ? item["label"].Scalar() : g.name;
+    if (item["vendor"].IsDefined()) {
+      auto word = util::yaml_string(file, item["vendor"], "gpu '" + g.name + "' vendor");
+      if (!word) return std::unexpected(word.error());
+      auto vendor = parse_vendor(*word);
+      if (!vendor) return std::unexpected(util::yaml_error(file, item["vendor"], vendor.error().message));
+      g.vendor = *vendor;
+    }
     out.push_back(std::move(g));
   }
   return out;

@@ -1,6 +1,7 @@
 #pragma once
-// The GPU facts recipes need from data/hardware.yaml: names, labels, compute capability (sm) and
-// family. Other keys of that file belong to the simulator and are not read here.
+// The GPU facts recipes need from data/hardware.yaml (or a catalog's own hardware entries): names,
+// labels, vendor, compute capability (sm) and family. Other keys of that file belong to the
+// simulator and are not read here.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,12 +11,16 @@
 namespace servebench::recipe {
 
 struct GpuFacts {
-  std::string name, label, family;  // family: hopper | blackwell | blackwell-rtx | …
-  int sm = 0;                       // compute capability × 10 (90, 100, 103, 120)
+  std::string name, label, family;  // family: hopper | blackwell | blackwell-rtx | cdna3 | …
+  int sm = 0;                       // compute capability × 10 (90, 100, 103, 120); 0 for other vendors
+  std::string vendor = "nvidia";    // nvidia | amd | npu: picks the Docker command's device lines
 };
 
+// The vendors a Docker command knows; fails (bad_input) naming the accepted words.
+util::Result<std::string> parse_vendor(std::string_view word);
+
 // Parses the `gpus` list of a hardware file; fails (bad_input, file:line:col) when an entry lacks
-// name, sm or family.
+// name, sm or family. `vendor` is optional (default nvidia).
 util::Result<std::vector<GpuFacts>> parse_gpu_facts(const std::string& yaml_text, const std::string& file);
 // data/hardware.yaml (embedded, or from $SERVEBENCH_DATA_DIR).
 util::Result<std::vector<GpuFacts>> load_gpu_facts();

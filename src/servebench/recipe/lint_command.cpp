@@ -79,17 +79,17 @@ void divisibility_checks(const CommandUnderLint& c, const Parallelism& p, const 
 }
 
 void gpu_checks(const CommandUnderLint& c, const Parallelism& p, const ParallelismFlags& pf, Findings& out) {
-  const std::int64_t have = static_cast<std::int64_t>(c.gpus_per_node) * c.cell.nnodes;
+  const std::int64_t have = static_cast<std::int64_t>(c.gpus_per_node) * c.nnodes;
   if (p.gpus() > have) {
     const std::string formula = p.dp_attention ? fmt::format("TP {} x PP {}", p.tp, p.pp)
                                                : fmt::format("TP {} x PP {} x DP {}", p.tp, p.pp, p.dp);
     out.push_back({"gpu-count", Severity::error, pf.tp,
                    fmt::format("needs {} GPUs ({}) but {} has {} per node x {} node(s) = {}", p.gpus(), formula, c.gpu.name,
-                               c.gpus_per_node, c.cell.nnodes, have)});
+                               c.gpus_per_node, c.nnodes, have)});
   }
-  if (p.nnodes != c.cell.nnodes) {
+  if (p.nnodes != c.nnodes) {
     out.push_back({"nnodes-mismatch", Severity::error, pf.nnodes,
-                   fmt::format("{} {} but the cell says nnodes {}", pf.nnodes, p.nnodes, c.cell.nnodes)});
+                   fmt::format("{} {} but the selection runs on {} node(s)", pf.nnodes, p.nnodes, c.nnodes)});
   }
 }
 

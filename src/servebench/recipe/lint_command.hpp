@@ -23,7 +23,7 @@ struct CommandFinding {
 struct CommandUnderLint {
   const flags::NormalizedCommand& command;
   const Catalog& catalog;
-  const Cell& cell;
+  int nnodes = 1;  // the selection's node count (the cell's, or its nodes dim)
   const GpuFacts& gpu;
   int gpus_per_node = 0;
 };

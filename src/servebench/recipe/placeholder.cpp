@@ -59,4 +59,17 @@ util::Result<std::string> substitute(std::string_view text, const PlaceholderVal
   return out;
 }
 
+std::string interpolate(std::string_view text, const PlaceholderValues& values) {
+  std::string out;
+  std::size_t pos = 0;
+  for (Found f = next_placeholder(text, 0); f.begin != std::string_view::npos; f = next_placeholder(text, f.end)) {
+    const auto value = values.get(f.name);
+    out.append(text.substr(pos, f.begin - pos));
+    out.append(value ? *value : text.substr(f.begin, f.end - f.begin));
+    pos = f.end;
+  }
+  out.append(text.substr(pos));
+  return out;
+}
+
 }  // namespace servebench::recipe

@@ -30,5 +30,8 @@ class PlaceholderValues {
 std::vector<std::string> placeholder_names(std::string_view text);
 // Replaces every {{NAME}} by its value; fails (bad_input) naming the first placeholder that has none.
 util::Result<std::string> substitute(std::string_view text, const PlaceholderValues& values);
+// Replaces every {{NAME}} that has a value, once (values are not scanned again), and leaves the
+// others as written: what a cookbook page shows.
+std::string interpolate(std::string_view text, const PlaceholderValues& values);
 
 }  // namespace servebench::recipe

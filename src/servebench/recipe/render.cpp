@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "servebench/recipe/greying.hpp"
+#include "servebench/recipe/lookup_keys.hpp"
 #include "servebench/util/strings.hpp"
 
 namespace servebench::recipe {
@@ -11,25 +13,6 @@ namespace {
 
 using util::ErrorKind;
 using util::Result;
-
-void strip(std::vector<Entry>& entries, const std::vector<std::string>& prefixes) {
-  std::erase_if(entries, [&](const Entry& e) {
-    return std::any_of(prefixes.begin(), prefixes.end(), [&](const std::string& p) { return e.text.starts_with(p); });
-  });
-}
-
-std::string model_name(const Catalog& catalog, const Selection& s) {
-  // The first chosen option with a name wins; "default" covers the rest.
-  for (const auto& option : s.options) {
-    for (const auto& [key, name] : catalog.model.names) {
-      if (key == option) return name;
-    }
-  }
-  for (const auto& [key, name] : catalog.model.names) {
-    if (key == "default") return name;
-  }
-  return {};
-}
 
 Result<std::vector<std::string>> resolve_words(const std::string& entry, const PlaceholderValues& values) {
   auto words = util::shell_split(entry);
@@ -52,20 +35,9 @@ Result<std::vector<std::string>> program_words(const Catalog& catalog, const Sel
 
 }  // namespace
 
-Composition compose(const Catalog& catalog, const Selection& s, const Cell& cell) {
-  Composition out;
-  for (const auto& f : cell.flags) out.flags.push_back({f, "cell", cell.where});
-  for (const auto& e : cell.env) out.env.push_back({e, "cell", cell.where});
-  for (std::size_t i = catalog.key_dims(); i < catalog.dims.size(); ++i) {
-    const Option& o = chosen(catalog, s, i);
-    const std::string origin = fmt::format("overlay {}={}", catalog.dims[i].id, o.id);
-    strip(out.flags, o.strip_prefixes);
-    strip(out.env, o.strip_prefixes);
-    for (const auto& f : o.flags) out.flags.push_back({f, origin, o.where});
-    for (const auto& e : o.env) out.env.push_back({e, origin, o.where});
-    out.hints.insert(out.hints.end(), o.hints.begin(), o.hints.end());
-  }
-  return out;
+std::string model_name(const Catalog& catalog, const Selection& s) {
+  const std::string* name = lookup(catalog.model.names, lookup_keys(catalog, s.options, model_name_patterns()));
+  return name != nullptr ? *name : std::string();
 }
 
 PlaceholderValues placeholder_values(const Catalog& catalog, const Selection& s, Target target,
@@ -74,7 +46,7 @@ PlaceholderValues placeholder_values(const Catalog& catalog, const Selection& s,
   for (const auto& p : catalog.placeholders) {
     if (!p.default_value.empty()) values.set(p.name, p.default_value);
   }
-  if (auto name = model_name(catalog, s); !name.empty()) values.set(std::string(k_model_name), name);
+  if (auto name = model_name(catalog, s); !name.empty()) values.set(std::string(k_model_name), std::move(name));
   if (target == Target::sim) values.set(std::string(k_host_ip), "127.0.0.1");
   for (const auto& p : catalog.placeholders) {
     if (auto v = overrides.get(p.name)) values.set(p.name, std::string(*v));
@@ -97,15 +69,28 @@ std::vector<flags::EnvVar> RenderedCommand::env_vars() const {
   return out;
 }
 
+void RenderedCommand::set_flag(const std::string& flag, const std::string& value) {
+  bool found = false;
+  for (auto& entry : flags) {
+    if (entry.empty() || flag_family(entry.front()) != flag) continue;
+    entry = {flag, value};
+    found = true;
+  }
+  if (!found) flags.push_back({flag, value});
+}
+
 Result<RenderedCommand> render_unchecked(const Catalog& catalog, const Selection& s, Target target,
                                          const PlaceholderValues& overrides) {
   const Cell* cell = find_cell(catalog, s);
   if (cell == nullptr) return util::failf(ErrorKind::bad_input, "no cell for {}", to_string(catalog, s));
+  if (cell->redirect) {
+    return util::failf(ErrorKind::bad_input, "{} has no command: {}", to_string(catalog, s), *cell->redirect);
+  }
   const PlaceholderValues values = placeholder_values(catalog, s, target, overrides);
   const Composition composed = compose(catalog, s, *cell);
   RenderedCommand out;
   out.selection = to_string(catalog, s);
-  out.hints = composed.hints;
+  for (const auto& h : composed.hints) out.hints.push_back(interpolate(h.text, values));
   auto program = program_words(catalog, s, target);
   if (!program) return std::unexpected(program.error());
   out.program = std::move(*program);

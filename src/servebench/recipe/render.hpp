@@ -1,39 +1,29 @@
 #pragma once
-// From a selection to a launch command: compose the cell with its overlays, then resolve
-// placeholders. Overlays apply in dimension order; each chosen option first removes the cell's (and
-// earlier overlays') flag and env entries that start with one of its strip_prefixes, then appends
-// its own flags and env. Default options apply like any other.
+// From a selection to a launch command a program can run: the composed flags and env
+// (compose.hpp) with every placeholder resolved, split into words, after the engine's program words
+// (or `servebench serve-sim --hw <hw> --model <card>`). What the cookbook page shows for the same
+// selection is page.hpp; both use the same composition.
 #include <string>
 #include <vector>
 
 #include "servebench/flags/command.hpp"
 #include "servebench/recipe/catalog.hpp"
+#include "servebench/recipe/compose.hpp"
 #include "servebench/recipe/placeholder.hpp"
 #include "servebench/recipe/selection.hpp"
 #include "servebench/util/result.hpp"
 
 namespace servebench::recipe {
 
-// engine: the catalog's engine (e.g. python3 -m sglang.launch_server) · sim: the same flags on
+// engine: the catalog's engine (e.g. sglang serve) · sim: the same flags on
 // `servebench serve-sim --hw <hw> --model <card>`, bound to 127.0.0.1.
 enum class Target { engine, sim };
 
-struct Entry {
-  std::string text;    // one flag with its value(s), or one K=V; placeholders unresolved
-  std::string origin;  // "cell" or "overlay kvDsaPair=fp8-trtllm"
-  std::string where;   // file:line:col of the cell or option that wrote it
-};
+// The model name of a selection (model.names by the keys of lookup_keys.hpp), or "".
+std::string model_name(const Catalog& catalog, const Selection& s);
 
-struct Composition {
-  std::vector<Entry> flags, env;
-  std::vector<std::string> hints;
-};
-
-// Applies the chosen overlays to `cell` (which must be the selection's cell).
-Composition compose(const Catalog& catalog, const Selection& s, const Cell& cell);
-
-// Values for placeholders: declared defaults, MODEL_NAME for the chosen options, HOST_IP 127.0.0.1
-// for the simulator, then `overrides`.
+// Values for placeholders: declared defaults, MODEL_NAME for the selection, HOST_IP 127.0.0.1 for
+// the simulator, then `overrides`.
 PlaceholderValues placeholder_values(const Catalog& catalog, const Selection& s, Target target,
                                      const PlaceholderValues& overrides = {});
 
@@ -46,13 +36,16 @@ struct RenderedCommand {
   // Program words then every flag word (no env).
   std::vector<std::string> words() const;
   std::vector<flags::EnvVar> env_vars() const;
+  // Sets the value of `flag` (adding it when absent), e.g. the campaign's --port {port}.
+  void set_flag(const std::string& flag, const std::string& value);
 };
 
-// Renders a selection. Fails (bad_input) when it is disabled (the message lists every reason), has
-// no cell, a placeholder has no value, or the simulator is asked for without model.card.
+// Renders a selection. Fails (bad_input) when a chip is greyed out (the message lists every reason),
+// it has no cell, the cell is a redirect, a placeholder has no value, or the simulator is asked for
+// without model.card.
 util::Result<RenderedCommand> render(const Catalog& catalog, const Selection& s, Target target,
                                      const PlaceholderValues& overrides = {});
-// The same without the disable check: lint renders what the catalog says even where rules forbid it.
+// The same without the greying check: lint renders what the catalog says even where rules forbid it.
 util::Result<RenderedCommand> render_unchecked(const Catalog& catalog, const Selection& s, Target target,
                                                const PlaceholderValues& overrides = {});
 

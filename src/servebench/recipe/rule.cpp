@@ -28,6 +28,27 @@ Result<std::vector<std::string>> read_values(const std::string& file, const YAML
   return values;
 }
 
+// One `dim: values` or `dim: {not: values}` pair.
+Result<RuleCondition> read_condition(const std::string& file, const YAML::Node& key, const YAML::Node& value,
+                                     std::string_view what) {
+  RuleCondition c;
+  c.dim = key.Scalar();
+  c.where = util::yaml_where(file, key);
+  const std::string label = fmt::format("{}.when.{}", what, c.dim);
+  YAML::Node list = value;
+  if (value.IsMap()) {
+    if (value.size() != 1 || !value["not"]) {
+      return std::unexpected(util::yaml_error(file, value, fmt::format("{} must be option ids or {{not: [option ids]}}", label)));
+    }
+    c.negated = true;
+    list = value["not"];
+  }
+  auto values = read_values(file, list, label);
+  if (!values) return std::unexpected(values.error());
+  c.values = std::move(*values);
+  return c;
+}
+
 Result<Rule> read_rule(const std::string& file, const YAML::Node& n, std::string_view what) {
   auto m = util::YamlMap::of(file, n, std::string(what));
   if (!m) return std::unexpected(m.error());
@@ -36,25 +57,35 @@ Result<Rule> read_rule(const std::string& file, const YAML::Node& n, std::string
   auto reason = m->required_string("reason");
   if (!reason) return std::unexpected(reason.error());
   rule.reason = *reason;
-  const YAML::Node when = m->node("when");
-  if (!when.IsMap() || when.size() == 0) {
-    return std::unexpected(util::yaml_error(file, when.IsDefined() ? when : n,
-                                            fmt::format("{} needs 'when': a mapping of dimension to option ids", what)));
-  }
-  for (const auto& kv : when) {
-    RuleCondition c;
-    c.dim = kv.first.Scalar();
-    c.where = util::yaml_where(file, kv.first);
-    auto values = read_values(file, kv.second, fmt::format("{}.when.{}", what, c.dim));
-    if (!values) return std::unexpected(values.error());
-    c.values = std::move(*values);
-    rule.when.push_back(std::move(c));
+  if (m->has("when")) {
+    auto when = parse_conditions(file, m->node("when"), what);
+    if (!when) return std::unexpected(when.error());
+    rule.when = std::move(*when);
   }
   if (auto done = m->finish(); !done) return std::unexpected(done.error());
   return rule;
 }
 
 }  // namespace
+
+bool RuleCondition::holds(std::span<const std::string> selected) const {
+  if (dim_index >= selected.size()) return false;
+  const bool listed = std::find(values.begin(), values.end(), selected[dim_index]) != values.end();
+  return listed != negated;
+}
+
+Result<Conditions> parse_conditions(const std::string& file, const YAML::Node& node, std::string_view what) {
+  if (!node.IsMap() || node.size() == 0) {
+    return std::unexpected(util::yaml_error(file, node, fmt::format("{} needs 'when': a mapping of dimension to option ids", what)));
+  }
+  Conditions out;
+  for (const auto& kv : node) {
+    auto c = read_condition(file, kv.first, kv.second, what);
+    if (!c) return std::unexpected(c.error());
+    out.push_back(std::move(*c));
+  }
+  return out;
+}
 
 Result<std::vector<Rule>> parse_rules(const std::string& file, const YAML::Node& node, std::string_view what) {
   std::vector<Rule> rules;
@@ -76,11 +107,10 @@ Result<std::vector<Rule>> parse_rules(const std::string& file, const YAML::Node&
   return rules;
 }
 
-bool rule_applies(const Rule& rule, std::span<const std::string> selected) {
-  return std::all_of(rule.when.begin(), rule.when.end(), [&](const RuleCondition& c) {
-    return c.dim_index < selected.size() &&
-           std::find(c.values.begin(), c.values.end(), selected[c.dim_index]) != c.values.end();
-  });
+bool conditions_hold(const Conditions& when, std::span<const std::string> selected) {
+  return std::all_of(when.begin(), when.end(), [&](const RuleCondition& c) { return c.holds(selected); });
 }
+
+bool rule_applies(const Rule& rule, std::span<const std::string> selected) { return conditions_hold(rule.when, selected); }
 
 }  // namespace servebench::recipe

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "servebench/recipe/greying.hpp"
 #include "servebench/util/strings.hpp"
 
 namespace servebench::recipe {
@@ -24,7 +25,17 @@ std::vector<std::string> option_ids(const Dim& d) {
 }
 
 bool shown(const Catalog& c, const Selection& s, std::size_t i) {
-  return c.dims[i].kind != DimKind::overlay || s.options[i] != c.dims[i].default_option;
+  return c.dims[i].kind != DimKind::overlay || s.options[i] != default_option(c, s, i);
+}
+
+// Overlays not given: first options, then each dim's default in dim order.
+void fill_defaults(const Catalog& c, Selection& s, const std::vector<bool>& given) {
+  for (std::size_t i = 0; i < c.dims.size(); ++i) {
+    if (!given[i]) s.options[i] = c.dims[i].options.front().id;
+  }
+  for (std::size_t i = 0; i < c.dims.size(); ++i) {
+    if (!given[i]) s.options[i] = default_option(c, s, i);
+  }
 }
 
 }  // namespace
@@ -64,16 +75,16 @@ util::Result<Selection> parse_selection(const Catalog& catalog, std::string_view
   auto f = parse_filter(catalog, text);
   if (!f) return std::unexpected(f.error());
   Selection s;
+  std::vector<bool> given;
   for (std::size_t i = 0; i < catalog.dims.size(); ++i) {
     const Dim& d = catalog.dims[i];
-    if (f->options[i]) {
-      s.options.push_back(*f->options[i]);
-    } else if (d.kind == DimKind::overlay) {
-      s.options.push_back(d.default_option);
-    } else {
+    if (!f->options[i] && d.kind != DimKind::overlay) {
       return util::failf(ErrorKind::bad_input, "selection needs '{}' (one of: {})", d.id, util::join(option_ids(d), ", "));
     }
+    s.options.push_back(f->options[i].value_or(""));
+    given.push_back(f->options[i].has_value());
   }
+  fill_defaults(catalog, s, given);
   return s;
 }
 
@@ -123,8 +134,30 @@ std::vector<Selection> all_selections(const Catalog& catalog) {
 
 Selection cell_selection(const Catalog& catalog, const Cell& cell) {
   Selection s{cell.match};
-  for (std::size_t i = cell.match.size(); i < catalog.dims.size(); ++i) s.options.push_back(catalog.dims[i].default_option);
+  std::vector<bool> given(catalog.dims.size(), false);
+  for (std::size_t i = 0; i < cell.match.size(); ++i) given[i] = true;
+  s.options.resize(catalog.dims.size());
+  fill_defaults(catalog, s, given);
   return s;
+}
+
+const std::string& default_option(const Catalog& catalog, const Selection& s, std::size_t i) {
+  const Dim& d = catalog.dims[i];
+  const std::string* pick = d.default_option.pick(s.options);
+  Selection trial = s;
+  trial.options[i] = pick != nullptr ? *pick : d.options.front().id;
+  if (!grey_reason(catalog, trial, i)) return d.find(trial.options[i])->id;
+  for (const auto& o : d.options) {
+    trial.options[i] = o.id;
+    if (!grey_reason(catalog, trial, i)) return o.id;
+  }
+  return pick != nullptr ? *pick : d.options.front().id;
+}
+
+std::vector<std::pair<std::string, std::string>> all_pairs(const Catalog& catalog, const Selection& s) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::size_t i = 0; i < catalog.dims.size(); ++i) out.emplace_back(catalog.dims[i].id, s.options[i]);
+  return out;
 }
 
 const Cell* find_cell(const Catalog& catalog, const Selection& s) {
@@ -144,11 +177,9 @@ const Option& chosen(const Catalog& catalog, const Selection& s, std::size_t i) 
 
 std::vector<std::string> disable_reasons(const Catalog& catalog, const Selection& s) {
   std::vector<std::string> reasons;
-  for (std::size_t i = 0; i < catalog.dims.size(); ++i) {
-    for (const auto& rule : chosen(catalog, s, i).disable) {
-      if (!rule_applies(rule, s.options)) continue;
-      if (std::find(reasons.begin(), reasons.end(), rule.reason) == reasons.end()) reasons.push_back(rule.reason);
-    }
+  for (const auto& g : greyed(catalog, s)) {
+    if (g.kind == GreyKind::no_cell) continue;
+    if (std::find(reasons.begin(), reasons.end(), g.reason) == reasons.end()) reasons.push_back(g.reason);
   }
   return reasons;
 }

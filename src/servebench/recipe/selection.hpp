@@ -1,7 +1,9 @@
 #pragma once
 // A selection: one option per catalog dimension (hardware, match dims, overlay dims), written
 // `hw=gb300,strategy=low-latency,quant=fp8[,kvDsaPair=fp8-trtllm]`. Overlay dims left out take their
-// default; the canonical text lists key dims in catalog order, then non-default overlays.
+// default for that selection (the dim's `default` cases, else its first option; a default the
+// selection greys out moves to the first usable option). The canonical text lists key dims in
+// catalog order, then overlays that differ from their default.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,8 +40,12 @@ std::vector<std::pair<std::string, std::string>> to_pairs(const Catalog& catalog
 std::string arm_name(const Catalog& catalog, const Selection& s);
 // Number of overlay dims not at their default.
 std::size_t overlays_changed(const Catalog& catalog, const Selection& s);
+// The default option of overlay dim `i` for this selection.
+const std::string& default_option(const Catalog& catalog, const Selection& s, std::size_t i);
+// Every option as "dim=value" pairs in dim order (what an export's `selection` holds).
+std::vector<std::pair<std::string, std::string>> all_pairs(const Catalog& catalog, const Selection& s);
 
-// Every selection: the product of all dims' options, in catalog order (overlays vary fastest).
+// Every selection: the product of all dims' options, in catalog order (the last dim varies fastest).
 std::vector<Selection> all_selections(const Catalog& catalog);
 // The selection of a cell with every overlay at its default.
 Selection cell_selection(const Catalog& catalog, const Cell& cell);
@@ -48,7 +54,7 @@ const Cell* find_cell(const Catalog& catalog, const Selection& s);
 // The option chosen for dim `i`.
 const Option& chosen(const Catalog& catalog, const Selection& s, std::size_t i);
 
-// Reasons of every disable rule of a chosen option that applies (each reason once, dim order).
+// Reasons of the chosen options that are disabled or hidden (greying.hpp), each once, dim order.
 std::vector<std::string> disable_reasons(const Catalog& catalog, const Selection& s);
 
 }  // namespace servebench::recipe

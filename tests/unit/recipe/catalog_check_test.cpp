@@ -12,8 +12,10 @@ namespace {
 
 const std::string k_fixture = std::string(SERVEBENCH_SOURCE_DIR) + "/tests/fixtures/recipe/mini.yaml";
 
-std::vector<GpuFacts> gpus() {
-  return {{"b200", "B200", "blackwell", 100}, {"h100", "H100", "hopper", 90}};
+CatalogData data() {
+  static const auto render = load_render_facts();
+  EXPECT_TRUE(render);
+  return {{{"b200", "B200", "blackwell", 100}, {"h100", "H100", "hopper", 90}}, *render};
 }
 
 // The fixture with one substring replaced; parse_catalog runs check_catalog after reading.
@@ -22,7 +24,7 @@ servebench::util::Result<Catalog> parse_with(const std::string& from, const std:
   const auto at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   text.replace(at, from.size(), to);
-  return parse_catalog(text, "mini.yaml", gpus());
+  return parse_catalog(text, "mini.yaml", data());
 }
 
 }  // namespace
@@ -44,7 +46,9 @@ TEST(CatalogCheck, UnknownHardwareListsKnownNames) {
   auto c = parse_with("  - {name: h100, gpus_per_node: 8}\n",
                       "  - {name: h100, gpus_per_node: 8}\n  - {name: h300, gpus_per_node: 8}\n");
   ASSERT_FALSE(c);
-  EXPECT_EQ(c.error().message, "mini.yaml:13:5: unknown hardware 'h300'; data/hardware.yaml has: b200, h100");
+  EXPECT_EQ(c.error().message,
+            "mini.yaml:13:5: unknown hardware 'h300'; data/hardware.yaml has: b200, h100 (or declare vendor, family and, "
+            "for NVIDIA, sm here)");
 }
 
 TEST(CatalogCheck, DuplicateCellIsRejected) {
@@ -74,5 +78,8 @@ TEST(CatalogCheck, OverlayDefaultMustBeAnOption) {
 TEST(CatalogCheck, ModelNamesKeyMustBeAnOption) {
   auto c = parse_with("nvfp4: org/mini-NVFP4", "int4: org/mini-INT4");
   ASSERT_FALSE(c);
-  EXPECT_NE(c.error().message.find("model.names key 'int4'"), std::string::npos);
+  EXPECT_NE(c.error().message.find("model.names key 'int4' matches no selection; keys are option ids joined by '|' as "
+                                   "hw|quant, quant, hw, default"),
+            std::string::npos)
+      << c.error().message;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Catalogs the recipe tests share: tests/fixtures/recipe/mini.yaml (optionally with one planted
-// edit) and the GLM-5.3-Flash example, parsed against data/hardware.yaml.
+// edit) and the GLM-5.3-Flash example, parsed against the shipped data files.
 #include <string>
 
 #include <gtest/gtest.h>
@@ -23,10 +23,18 @@ inline std::string replaced(std::string text, const std::string& from, const std
   return text;
 }
 
+inline const CatalogData& shipped_data() {
+  static const auto data = load_catalog_data();
+  EXPECT_TRUE(data) << data.error().message;
+  return *data;
+}
+
+inline util::Result<Catalog> try_parse(const std::string& text, const std::string& name = "catalog.yaml") {
+  return parse_catalog(text, name, shipped_data());
+}
+
 inline Catalog parsed(const std::string& text, const std::string& name = "catalog.yaml") {
-  static const auto gpus = load_gpu_facts();
-  EXPECT_TRUE(gpus) << gpus.error().message;
-  auto c = parse_catalog(text, name, *gpus);
+  auto c = try_parse(text, name);
   EXPECT_TRUE(c) << c.error().message;
   return c ? *c : Catalog{};
 }

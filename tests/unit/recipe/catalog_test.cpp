@@ -4,19 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include "catalog_fixture.hpp"
 #include "servebench/util/file_io.hpp"
 
 using namespace servebench::recipe;
+using namespace servebench::recipe::testing;
 
 namespace {
 
-const std::string k_fixture = std::string(SERVEBENCH_SOURCE_DIR) + "/tests/fixtures/recipe/mini.yaml";
-
-std::vector<GpuFacts> gpus() {
-  return {{"b200", "B200", "blackwell", 100}, {"h100", "H100", "hopper", 90}};
-}
-
-std::string fixture_text() { return *servebench::util::read_file(k_fixture); }
+std::string fixture_text() { return text_of(k_mini_path); }
 
 // The fixture with one substring replaced, to plant a single mistake.
 servebench::util::Result<Catalog> parse_with(const std::string& from, const std::string& to) {
@@ -24,20 +20,20 @@ servebench::util::Result<Catalog> parse_with(const std::string& from, const std:
   const auto at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   text.replace(at, from.size(), to);
-  return parse_catalog(text, "mini.yaml", gpus());
+  return try_parse(text, "mini.yaml");
 }
 
 }  // namespace
 
 TEST(Catalog, ParsesDimsInOrderHardwareFirst) {
-  auto c = parse_catalog(fixture_text(), "mini.yaml", gpus());
+  auto c = try_parse(fixture_text(), "mini.yaml");
   ASSERT_TRUE(c) << c.error().message;
   ASSERT_EQ(c->dims.size(), 4u);
   EXPECT_EQ(c->dims[0].id, "hw");
   EXPECT_EQ(c->dims[0].kind, DimKind::hardware);
   EXPECT_EQ(c->dims[1].id, "quant");
   EXPECT_EQ(c->dims[2].id, "kv");
-  EXPECT_EQ(c->dims[2].default_option, "bf16");
+  EXPECT_EQ(c->dims[2].default_option.cases.at(0).value, "bf16");
   EXPECT_EQ(c->key_dims(), 2u);
   EXPECT_EQ(c->dims[0].options[0].gpus_per_node, 8);
   ASSERT_EQ(c->cells.size(), 3u);
@@ -47,7 +43,7 @@ TEST(Catalog, ParsesDimsInOrderHardwareFirst) {
 }
 
 TEST(Catalog, RuleDimsResolveToIndices) {
-  auto c = parse_catalog(fixture_text(), "mini.yaml", gpus());
+  auto c = try_parse(fixture_text(), "mini.yaml");
   ASSERT_TRUE(c);
   const Rule& rule = c->dims[2].options[1].disable.at(0);
   ASSERT_EQ(rule.when.size(), 2u);
@@ -57,7 +53,7 @@ TEST(Catalog, RuleDimsResolveToIndices) {
 }
 
 TEST(Catalog, BuiltinPlaceholdersHaveDefaults) {
-  auto c = parse_catalog(fixture_text(), "mini.yaml", gpus());
+  auto c = try_parse(fixture_text(), "mini.yaml");
   ASSERT_TRUE(c);
   std::vector<std::string> names;
   for (const auto& p : c->placeholders) names.push_back(p.name);
@@ -73,7 +69,7 @@ TEST(Catalog, UnknownKeyNamesLineAndColumn) {
 }
 
 TEST(Catalog, MalformedYamlNamesPosition) {
-  auto c = parse_catalog("schema: [servebench.catalog/1\n", "bad.yaml", gpus());
+  auto c = try_parse("schema: [servebench.catalog/1\n", "bad.yaml");
   ASSERT_FALSE(c);
   EXPECT_TRUE(c.error().message.starts_with("bad.yaml:")) << c.error().message;
 }
@@ -100,5 +96,6 @@ TEST(Catalog, ExampleCatalogLoads) {
   auto c = load_catalog(std::string(SERVEBENCH_SOURCE_DIR) + "/examples/catalogs/glm-5.3-flash.yaml");
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_EQ(c->name, "glm-5.3-flash");
-  EXPECT_EQ(c->cells.size(), 20u);
+  EXPECT_EQ(c->cells.size(), 20u);  // 12 entries; a hardware list in `match` makes one cell per GPU
+  EXPECT_EQ(c->launcher, "sglang serve");
 }

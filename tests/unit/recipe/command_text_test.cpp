@@ -20,11 +20,11 @@ RenderedCommand sample() {
 
 }  // namespace
 
-TEST(CommandText, ShellHasCommentsAndOneFlagPerLine) {
+TEST(CommandText, ShellIsLaidOutLikeThePageButQuoted) {
   EXPECT_EQ(to_shell(sample()),
-            "# hw=b200,quant=fp8\n"
-            "# hint: flush does not clear the host tier\n"
-            "SGLANG_X=1 python3 -m sglang.launch_server \\\n"
+            "# flush does not clear the host tier\n"
+            "SGLANG_X=1 \\\n"
+            "python3 -m sglang.launch_server \\\n"
             "  --model-path org/m \\\n"
             "  --tp-size 4 \\\n"
             "  --chat-template 'a b'\n");

@@ -11,7 +11,7 @@ using namespace servebench::recipe::testing;
 
 TEST(ExportRows, VerifiedSelectionBecomesACookbookRow) {
   const Catalog c = example();
-  const std::string select = "hw=gb300,strategy=low-latency,quant=fp8,kvDsaPair=fp8-trtllm";
+  const std::string select = "hw=gb300,strategy=low-latency,quant=fp8,kvDsaPair=bf16-tilelang";
   PlaceholderValues o;
   o.set("PORT", "{port}");
   const auto launch = to_command_line(*render(c, *parse_selection(c, select), Target::sim, o));
@@ -26,7 +26,7 @@ TEST(ExportRows, VerifiedSelectionBecomesACookbookRow) {
   ASSERT_EQ(rows.size(), 1u);
   const auto& row = rows[0];
   EXPECT_EQ(row.match, (std::vector<std::pair<std::string, std::string>>{
-                           {"hw", "gb300"}, {"strategy", "low-latency"}, {"quant", "fp8"}, {"kvDsaPair", "fp8-trtllm"}}));
+                           {"hw", "gb300"}, {"strategy", "low-latency"}, {"quant", "fp8"}, {"kvDsaPair", "bf16-tilelang"}}));
   EXPECT_EQ(row.sglang_version, "sim 0.1.0-sim (servebench serve-sim)");  // never passes for an SGLang release
   ASSERT_EQ(row.speed.size(), 3u);
   // Catalog scenario order (chat, short-out), then concurrency.

@@ -17,7 +17,7 @@ std::vector<CommandFinding> lint_of(const Catalog& c, const std::string& command
   EXPECT_TRUE(n) << n.error().message;
   const GpuFacts* gpu = find_gpu(facts->gpus, gpu_name);
   EXPECT_NE(gpu, nullptr);
-  return lint_command({*n, c, c.cells.front(), *gpu, gpus_per_node}, *facts);
+  return lint_command({*n, c, 1, *gpu, gpus_per_node}, *facts);
 }
 
 std::vector<std::string> rules(const std::vector<CommandFinding>& f) {

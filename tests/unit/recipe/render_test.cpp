@@ -32,22 +32,31 @@ TEST(Render, CellWithDefaultOverlaysResolvesPlaceholders) {
   EXPECT_EQ(r.selection, "hw=b200,quant=fp8");
 }
 
-TEST(Render, OverlayStripsBeforeItAddsFlags) {
+TEST(Render, OverlayReplacesTheCellFlagOfTheSameNameInPlace) {
   const auto r = rendered(mini(), "hw=b200,quant=fp8,kv=fp8");
   EXPECT_EQ(joined(r),
-            "python3 -m sglang.launch_server --model-path org/mini-FP8 --tp 4 --host 0.0.0.0 --port 30000 "
-            "--kv-cache-dtype fp8_e4m3");
+            "python3 -m sglang.launch_server --model-path org/mini-FP8 --tp 4 --kv-cache-dtype fp8_e4m3 "
+            "--host 0.0.0.0 --port 30000");
   EXPECT_EQ(r.env, (std::vector<std::string>{"SGLANG_REGION=eu", "SGLANG_KV_FP8=1"}));
   EXPECT_EQ(r.hints, (std::vector<std::string>{"fp8 KV halves the pool bytes"}));
 }
 
-TEST(Render, LaterOverlayStripsWhatAnEarlierOneAdded) {
-  // kv=fp8 applies first (dimension order) and adds fp8_e4m3; tp=tp8 then strips "--tp" (which also
-  // matches "--tp 4") and "--kv-cache-dtype", and adds its own.
+TEST(Render, EveryOverlayFlagOfAStrippedNameTakesItsPlace) {
+  // kv=fp8 and tp=tp8 both strip --kv-cache-dtype: the cell's one is replaced by both overlay flags
+  // (lint reports the duplicate); tp=tp8 strips --tp, which no overlay flag is named, so the cell's
+  // --tp 4 goes; --tp-size 8 has no cell flag of its name and follows at the end.
   const auto r = rendered(mini(), "hw=b200,quant=fp8,kv=fp8,tp=tp8");
   EXPECT_EQ(joined(r),
-            "python3 -m sglang.launch_server --model-path org/mini-FP8 --host 0.0.0.0 --port 30000 --tp-size 8 "
-            "--kv-cache-dtype auto");
+            "python3 -m sglang.launch_server --model-path org/mini-FP8 --kv-cache-dtype fp8_e4m3 --kv-cache-dtype auto "
+            "--host 0.0.0.0 --port 30000 --tp-size 8");
+}
+
+TEST(Render, StripPrefixesMatchFlagNamesNotTextPrefixes) {
+  // Regression: "--tp" used to strip "--tp-size 4" because the entry text starts with it.
+  const auto r = rendered(mini(), "hw=b200,quant=nvfp4,tp=tp8");
+  EXPECT_EQ(joined(r),
+            "python3 -m sglang.launch_server --model-path org/mini-NVFP4 --tp-size 4 --quantization modelopt_fp4 "
+            "--port 30000 --tp-size 8 --kv-cache-dtype auto");
 }
 
 TEST(Render, ComposeRecordsWhereEachEntryCameFrom) {
@@ -58,13 +67,41 @@ TEST(Render, ComposeRecordsWhereEachEntryCameFrom) {
   ASSERT_EQ(composed.flags.size(), 5u);
   EXPECT_EQ(composed.flags[0].text, "--model-path {{MODEL_NAME}}");
   EXPECT_EQ(composed.flags[0].origin, "cell");
-  EXPECT_EQ(composed.flags[4].origin, "overlay kv=fp8");
-  EXPECT_TRUE(composed.flags[4].where.starts_with("mini.yaml:25:")) << composed.flags[4].where;
+  EXPECT_TRUE(composed.flags[0].where.starts_with("mini.yaml:45:")) << composed.flags[0].where;
+  EXPECT_EQ(composed.flags[2].origin, "overlay kv=fp8");
+  EXPECT_EQ(composed.flags[2].where, "mini.yaml:27:17");
 }
 
 TEST(Render, ModelNameFollowsTheChosenOption) {
   const auto r = rendered(mini(), "hw=b200,quant=nvfp4");
   EXPECT_EQ(r.flags.at(0), (std::vector<std::string>{"--model-path", "org/mini-NVFP4"}));
+}
+
+TEST(Render, ModelNamesDefaultKeyIsTheLastResort) {
+  // Regression: an option named "default" made the `default` model name win over the quant's.
+  const std::string text = replaced(
+      replaced(text_of(k_mini_path), "match_dims:\n", "match_dims:\n  - id: variant\n    options: [{id: default}, {id: base}]\n"),
+      "cells:\n", "cells:\n  - match: {hw: b200, variant: base, quant: fp8}\n    flags: [\"--model-path {{MODEL_NAME}}\"]\n");
+  std::string cells = text;
+  for (const char* key : {"{hw: b200, quant: fp8}", "{hw: b200, quant: nvfp4}", "{hw: h100, quant: fp8}"}) {
+    std::string with = key;
+    with.insert(with.find(", quant"), ", variant: default");
+    cells = replaced(cells, key, with);
+  }
+  const Catalog c = parsed(cells);
+  EXPECT_EQ(rendered(c, "hw=b200,variant=default,quant=nvfp4").flags.at(0),
+            (std::vector<std::string>{"--model-path", "org/mini-NVFP4"}));
+  EXPECT_EQ(rendered(c, "hw=b200,variant=default,quant=fp8").flags.at(0), (std::vector<std::string>{"--model-path", "org/mini-FP8"}));
+}
+
+TEST(Render, ModelNamesTakeCompositeKeysInCookbookOrder) {
+  const std::string text = replaced(text_of(k_mini_path), "names: {default: org/mini-FP8, nvfp4: org/mini-NVFP4}",
+                                    "names: {default: org/mini-FP8, nvfp4: org/mini-NVFP4, b200|nvfp4: org/mini-NVFP4-B200, h100: org/h}");
+  const Catalog c = parsed(text);
+  EXPECT_EQ(model_name(c, *parse_selection(c, "hw=b200,quant=nvfp4")), "org/mini-NVFP4-B200");  // hw|quant before quant
+  EXPECT_EQ(model_name(c, *parse_selection(c, "hw=h100,quant=nvfp4")), "org/mini-NVFP4");       // quant before hw
+  EXPECT_EQ(model_name(c, *parse_selection(c, "hw=h100,quant=fp8")), "org/h");
+  EXPECT_EQ(model_name(c, *parse_selection(c, "hw=b200,quant=fp8")), "org/mini-FP8");
 }
 
 TEST(Render, OverridesReplacePlaceholderDefaults) {
@@ -84,6 +121,14 @@ TEST(Render, PlaceholderWithoutValueFails) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().kind, servebench::util::ErrorKind::bad_input);
   EXPECT_NE(r.error().message.find("placeholder {{REGION}} has no value"), std::string::npos) << r.error().message;
+}
+
+TEST(Render, RedirectCellHasNoCommand) {
+  const Catalog c = parsed(replaced(text_of(k_mini_path), "  - match: {hw: h100, quant: fp8}\n",
+                                    "  - match: {hw: h100, quant: fp8}\n    redirect: use the dense checkpoint's catalog\n"));
+  const auto r = render(c, *parse_selection(c, "hw=h100,quant=fp8"), Target::engine);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "hw=h100,quant=fp8 has no command: use the dense checkpoint's catalog");
 }
 
 TEST(Render, DisabledSelectionListsEveryReason) {
@@ -136,10 +181,20 @@ TEST(Render, SimulatorNeedsAModelCard) {
 }
 
 TEST(Render, ExampleBlackwellLowLatencyCell) {
-  const auto r = rendered(example(), "hw=gb300,strategy=low-latency,quant=fp8,kvDsaPair=fp8-trtllm");
+  const auto r = rendered(example(), "hw=gb300,strategy=low-latency,quant=fp8,kvDsaPair=bf16-tilelang,mmTransport=cpu");
+  EXPECT_EQ(r.selection, "hw=gb300,strategy=low-latency,quant=fp8,kvDsaPair=bf16-tilelang,mmTransport=cpu");
   EXPECT_EQ(joined(r),
-            "python3 -m sglang.launch_server --model-path zai-org/GLM-5.3-Flash-FP8 --trust-remote-code --tp-size 4 "
-            "--moe-runner-backend flashinfer_trtllm --speculative-algorithm EAGLE --speculative-num-steps 5 "
-            "--speculative-eagle-topk 1 --speculative-num-draft-tokens 6 --mem-fraction-static 0.85 --host 0.0.0.0 "
-            "--port 30000 --kv-cache-dtype fp8_e4m3 --dsa-prefill-backend trtllm --dsa-decode-backend trtllm");
+            "sglang serve --model-path zai-org/GLM-5.3-Flash --tp-size 4 --ep-size 4 --dsa-prefill-backend tilelang "
+            "--dsa-decode-backend tilelang --kv-cache-dtype bfloat16 --moe-runner-backend deep_gemm "
+            "--speculative-algorithm EAGLE --speculative-num-steps 5 --speculative-eagle-topk 1 "
+            "--speculative-num-draft-tokens 6 --speculative-adaptive --reasoning-parser glm45 --tool-call-parser glm47 "
+            "--host 0.0.0.0 --port 30000 --mm-feature-transport cpu");
+}
+
+TEST(Render, SetFlagReplacesInPlaceOrAppends) {
+  RenderedCommand r;
+  r.flags = {{"--host", "0.0.0.0"}, {"--tp-size", "4"}};
+  r.set_flag("--host", "127.0.0.1");
+  r.set_flag("--port", "{port}");
+  EXPECT_EQ(r.flags, (std::vector<std::vector<std::string>>{{"--host", "127.0.0.1"}, {"--tp-size", "4"}, {"--port", "{port}"}}));
 }

@@ -86,13 +86,34 @@ TEST(SelectionFilter, AcceptsPartialMatches) {
   EXPECT_TRUE(parse_filter(c, "")->accepts(*parse_selection(c, "hw=b200,quant=fp8")));
 }
 
-TEST(Selection, ExampleRulesCarryTheBriefsReasons) {
+TEST(Selection, ExampleRulesCarryTheCookbooksReasons) {
   const Catalog c = example();
   EXPECT_EQ(disable_reasons(c, *parse_selection(c, "hw=h200,strategy=low-latency,quant=nvfp4")),
-            (std::vector<std::string>{"NVFP4 W4A4 kernels are Blackwell-only"}));
-  EXPECT_EQ(disable_reasons(c, *parse_selection(c, "hw=b200,strategy=low-latency,quant=fp8,dpAttention=dp4")),
-            (std::vector<std::string>{"MTP with DP-attention is not validated"}));
-  EXPECT_EQ(disable_reasons(c, *parse_selection(c, "hw=gb300,strategy=high-throughput,quant=fp8,layout=tp8-ep8")),
-            (std::vector<std::string>{"TP=8/EP=8 needs 8 GPUs; GB300/GB200 recipes run on 4"}));
-  EXPECT_TRUE(disable_reasons(c, *parse_selection(c, "hw=b200,strategy=high-throughput,quant=fp8,layout=tp8-ep8")).empty());
+            (std::vector<std::string>{"The NVFP4 W4A4 kernels are Blackwell-only; Hopper cannot serve this checkpoint."}));
+  EXPECT_EQ(disable_reasons(c, *parse_selection(c, "hw=b200,strategy=low-latency,quant=fp8,dcp=4")),
+            (std::vector<std::string>{"DCP is validated only on 4x GB300 TP4/EP4 for now."}));
+  EXPECT_TRUE(disable_reasons(c, *parse_selection(c, "hw=gb300,strategy=high-throughput,quant=fp8,dcp=4")).empty());
+}
+
+TEST(Selection, DefaultThatTheSelectionGreysOutMovesToTheFirstUsableOption) {
+  const Catalog c = example();
+  // kvDsaPair's first option, fp8-trtllm, is disabled on Hopper: the default there is bf16-tilelang.
+  const auto hopper = parse_selection(c, "hw=h200,strategy=low-latency,quant=fp8");
+  ASSERT_TRUE(hopper);
+  EXPECT_EQ(hopper->options.at(3), "bf16-tilelang");
+  EXPECT_EQ(to_string(c, *hopper), "hw=h200,strategy=low-latency,quant=fp8");
+  const auto blackwell = parse_selection(c, "hw=b200,strategy=low-latency,quant=fp8");
+  EXPECT_EQ(blackwell->options.at(3), "fp8-trtllm");
+  EXPECT_EQ(to_string(c, *parse_selection(c, "hw=b200,strategy=low-latency,quant=fp8,kvDsaPair=bf16-tilelang")),
+            "hw=b200,strategy=low-latency,quant=fp8,kvDsaPair=bf16-tilelang");
+}
+
+TEST(Selection, PerHardwareDefaultCases) {
+  const Catalog c = parsed(replaced(text_of(k_mini_path), "    default: bf16\n",
+                                    "    default: [{when: {hw: b200}, then: fp8}, {else: bf16}]\n"));
+  EXPECT_EQ(parse_selection(c, "hw=b200,quant=fp8")->options.at(2), "fp8");
+  EXPECT_EQ(parse_selection(c, "hw=h100,quant=fp8")->options.at(2), "bf16");
+  // fp8 KV is disabled with NVFP4 weights: the b200 default moves to the first usable option.
+  EXPECT_EQ(parse_selection(c, "hw=b200,quant=nvfp4")->options.at(2), "bf16");
+  EXPECT_EQ(to_string(c, *parse_selection(c, "hw=h100,quant=fp8,kv=bf16")), "hw=h100,quant=fp8");
 }

@@ -13,7 +13,8 @@ using servebench::results::PointStatus;
 
 namespace {
 
-const std::string k_select = "hw=gb300,strategy=low-latency,quant=fp8,kvDsaPair=fp8-trtllm";
+const std::string k_select = "hw=gb300,strategy=low-latency,quant=fp8,kvDsaPair=bf16-tilelang";
+const std::string k_arm = "gb300-low-latency-fp8-bf16-tilelang";
 
 // The launch line a generated campaign arm carries for this selection.
 std::string campaign_launch(const Catalog& c, const std::string& select, Target target = Target::sim) {
@@ -33,10 +34,9 @@ SelectionStatus status_of(const Catalog& c, const std::string& select, const Run
   return *s;
 }
 
-// The example with the shared Blackwell low-latency list edited (one flag changed).
+// The example with the shared MTP fragment edited (one flag changed in every low-latency cell).
 Catalog edited_example() {
-  return parsed(replaced(text_of(k_example_path), "      - --mem-fraction-static 0.85\n      - --host {{HOST_IP}}",
-                         "      - --mem-fraction-static 0.8\n      - --host {{HOST_IP}}"));
+  return parsed(replaced(text_of(k_example_path), "--speculative-num-steps 5,", "--speculative-num-steps 3,"));
 }
 
 }  // namespace
@@ -44,14 +44,14 @@ Catalog edited_example() {
 TEST(Verification, SimulatorRunOfTheRenderedCommandVerifies) {
   const Catalog c = example();
   RunDir dir("verified");
-  dir.add_arm({.name = "gb300-low-latency-fp8-fp8-trtllm", .launch = campaign_launch(c, k_select),
+  dir.add_arm({.name = k_arm, .launch = campaign_launch(c, k_select),
                .recipe = std::pair{"glm-5.3-flash", k_select}},
               {{.concurrency = 1}, {.concurrency = 16}});
   const auto s = status_of(c, k_select, dir);
   EXPECT_EQ(s.state, Verification::verified);
   EXPECT_EQ(s.label(), "verified (sim)");
   ASSERT_EQ(s.evidence.size(), 2u);
-  EXPECT_EQ(s.evidence[0].point, "gb300-low-latency-fp8-fp8-trtllm/chat/c1");
+  EXPECT_EQ(s.evidence[0].point, k_arm + "/chat/c1");
   EXPECT_EQ(s.evidence[0].fingerprint, s.fingerprint);
   // The real SGLang command of the same selection fingerprints alike.
   const auto engine_fp = servebench::flags::fingerprint_command(servebench::flags::Dialect::sglang,
@@ -62,35 +62,36 @@ TEST(Verification, SimulatorRunOfTheRenderedCommandVerifies) {
 
 TEST(Verification, OneEditedFlagMakesTheEvidenceStaleWithTheDiff) {
   RunDir dir("stale");
-  dir.add_arm({.name = "gb300-low-latency-fp8-fp8-trtllm", .launch = campaign_launch(example(), k_select),
+  dir.add_arm({.name = k_arm, .launch = campaign_launch(example(), k_select),
                .recipe = std::pair{"glm-5.3-flash", k_select}},
               {{}});
   const auto s = status_of(edited_example(), k_select, dir);
   EXPECT_EQ(s.state, Verification::stale);
   ASSERT_EQ(s.diff.size(), 1u);
-  EXPECT_EQ(servebench::flags::to_string(s.diff[0]), "~ --mem-fraction-static 0.85 -> 0.8");
+  EXPECT_EQ(servebench::flags::to_string(s.diff[0]), "~ --speculative-num-steps 5 -> 3");
   ASSERT_EQ(s.evidence.size(), 1u);
   EXPECT_NE(s.evidence[0].fingerprint, s.fingerprint);
 }
 
 TEST(Verification, OldRecipeMeasuredUnderAnotherArmNameIsFoundByItsRecipeKey) {
   const Catalog c = example();
-  // The command before the update: explicit EP4, deep_gemm, adaptive MTP.
-  std::string old = replaced(campaign_launch(c, k_select), "--moe-runner-backend flashinfer_trtllm",
-                             "--ep-size 4 --moe-runner-backend deep_gemm --speculative-adaptive");
+  // The command before the update: the flashinfer_trtllm MoE runner and fixed-depth MTP.
+  std::string old = replaced(replaced(campaign_launch(c, k_select), "--moe-runner-backend deep_gemm",
+                                      "--moe-runner-backend flashinfer_trtllm"),
+                             " --speculative-adaptive", "");
   RunDir dir("old");
   dir.add_arm({.name = "ll-before-update", .launch = old, .recipe = std::pair{"glm-5.3-flash", k_select}}, {{}});
   const auto s = status_of(c, k_select, dir);
   EXPECT_EQ(s.state, Verification::stale);
   std::vector<std::string> changes;
   for (const auto& d : s.diff) changes.push_back(servebench::flags::to_string(d));
-  EXPECT_EQ(changes, (std::vector<std::string>{"- --ep-size 4", "~ --moe-runner-backend deep_gemm -> flashinfer_trtllm",
-                                               "- --speculative-adaptive"}));
+  EXPECT_EQ(changes, (std::vector<std::string>{"~ --moe-runner-backend flashinfer_trtllm -> deep_gemm",
+                                               "+ --speculative-adaptive"}));
 }
 
 TEST(Verification, ArmsWithoutRecipeKeyMatchByArmName) {
   RunDir dir("byname");
-  dir.add_arm({.name = "gb300-low-latency-fp8-fp8-trtllm", .launch = campaign_launch(example(), k_select)}, {{}});
+  dir.add_arm({.name = k_arm, .launch = campaign_launch(example(), k_select)}, {{}});
   EXPECT_EQ(status_of(edited_example(), k_select, dir).state, Verification::stale);
   RunDir other("othername");
   other.add_arm({.name = "something-else", .launch = campaign_launch(example(), k_select)}, {{}});
@@ -114,17 +115,17 @@ TEST(Verification, OtherSelectionsStayUnverified) {
   const Catalog c = example();
   RunDir dir("others");
   dir.add_arm({.name = "a", .launch = campaign_launch(c, k_select), .recipe = std::pair{"glm-5.3-flash", k_select}}, {{}});
-  const auto s = status_of(c, "hw=gb300,strategy=low-latency,quant=fp8", dir);  // default kvDsaPair
+  const auto s = status_of(c, "hw=gb300,strategy=low-latency,quant=fp8", dir);  // kvDsaPair=fp8-trtllm (default)
   EXPECT_EQ(s.state, Verification::unverified);
   EXPECT_TRUE(s.note.empty());
 }
 
 TEST(Verification, SameCommandOnOtherHardwareDoesNotVerify) {
-  // gb300 and b200 low-latency cells share every flag, so their commands fingerprint alike.
+  // gb300 and gb200 low-latency cells share every flag, so their commands fingerprint alike.
   const Catalog c = example();
-  const std::string b200 = "hw=b200,strategy=low-latency,quant=fp8,kvDsaPair=fp8-trtllm";
+  const std::string b200 = "hw=gb200,strategy=low-latency,quant=fp8,kvDsaPair=bf16-tilelang";
   RunDir dir("otherhw");
-  dir.add_arm({.name = "gb300-low-latency-fp8-fp8-trtllm", .launch = campaign_launch(c, k_select),
+  dir.add_arm({.name = k_arm, .launch = campaign_launch(c, k_select),
                .recipe = std::pair{"glm-5.3-flash", k_select}},
               {{}});
   const auto s = status_of(c, b200, dir);
@@ -157,8 +158,8 @@ TEST(Verification, AllSkipsDisabledSelectionsAndAppliesTheFilter) {
   ASSERT_TRUE(e);
   auto all = verify_all(c, *e, *parse_filter(c, "hw=gb300,strategy=low-latency,quant=fp8"));
   ASSERT_TRUE(all) << all.error().message;
-  // kvDsaPair 2 × hicache 3 × dcp 2 × layout 1 (tp8-ep8 disabled on gb300) × dpAttention 1 (disabled for low latency)
-  EXPECT_EQ(all->size(), 12u);
+  // kvDsaPair 2 × bcg 2 × mmTransport 2 × hicache 3 × dcp 2, all reachable on gb300
+  EXPECT_EQ(all->size(), 48u);
   const auto verified = std::count_if(all->begin(), all->end(), [](const auto& s) { return s.state == Verification::verified; });
   EXPECT_EQ(verified, 1);
 }
