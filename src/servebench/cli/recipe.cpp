@@ -23,12 +23,18 @@ namespace {
 namespace json = boost::json;
 using recipe::Catalog;
 
-recipe::PlaceholderValues placeholder_overrides(const std::vector<std::string>& sets) {
+recipe::PlaceholderValues placeholder_overrides(const Catalog& c, const std::vector<std::string>& sets) {
   recipe::PlaceholderValues out;
   for (const auto& s : sets) {
     const auto eq = s.find('=');
     if (eq == std::string::npos || eq == 0) throw CommandError(k_exit_bad_input, fmt::format("--set '{}' must be NAME=value", s));
-    out.set(s.substr(0, eq), s.substr(eq + 1));
+    const std::string name = s.substr(0, eq);
+    const bool known = name == recipe::k_node_rank || name == recipe::k_node0_ip ||
+                       std::any_of(c.placeholders.begin(), c.placeholders.end(), [&](const auto& p) { return p.name == name; });
+    if (!known || name == recipe::k_model_name) {
+      throw CommandError(k_exit_bad_input, fmt::format("--set {}: not a placeholder {} declares", name, c.file));
+    }
+    out.set(name, s.substr(eq + 1));
   }
   return out;
 }
@@ -106,7 +112,7 @@ int run_render(const RecipeArgs& a) {
   const Catalog c = unwrap(recipe::load_catalog(a.catalog));
   const auto target = target_of(c, a.engine);
   const auto selection = unwrap(recipe::parse_selection(c, a.selects.front()));
-  const auto overrides = placeholder_overrides(a.sets);
+  const auto overrides = placeholder_overrides(c, a.sets);
   const auto rendered = unwrap(recipe::render(c, selection, target, overrides));
   const auto page = recipe::page_view(c, selection, overrides);
   if (a.format == "json") {

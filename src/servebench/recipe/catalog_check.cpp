@@ -126,7 +126,7 @@ Result<void> check_keys(const Catalog& c, const std::vector<std::pair<std::strin
 
 bool declared(const Catalog& c, const std::string& name) {
   // The multi-node flags bring these two; a catalog may use them without declaring them.
-  if (name == "NODE_RANK" || name == "NODE0_IP") return true;
+  if (name == k_node_rank || name == k_node0_ip) return true;
   return std::any_of(c.placeholders.begin(), c.placeholders.end(), [&](const auto& p) { return p.name == name; });
 }
 

@@ -11,8 +11,9 @@ namespace {
 // The page's interpolation: declared placeholders take their default (or ""), MODEL_NAME the model.
 PlaceholderValues page_values(const Catalog& c, const Selection& s, const PlaceholderValues& overrides) {
   PlaceholderValues values;
-  for (const auto& p : c.placeholders) values.set(p.name, std::string(overrides.get(p.name).value_or(p.default_value)));
+  for (const auto& p : c.placeholders) values.set(p.name, p.default_value);
   values.set(std::string(k_model_name), model_name(c, s));
+  for (const auto& [name, value] : overrides.entries()) values.set(name, value);
   return values;
 }
 

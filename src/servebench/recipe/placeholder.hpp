@@ -15,12 +15,16 @@ namespace servebench::recipe {
 inline constexpr std::string_view k_model_name = "MODEL_NAME";
 inline constexpr std::string_view k_host_ip = "HOST_IP";
 inline constexpr std::string_view k_port = "PORT";
+// The multi-node flags' placeholders: a catalog may use them without declaring them.
+inline constexpr std::string_view k_node_rank = "NODE_RANK";
+inline constexpr std::string_view k_node0_ip = "NODE0_IP";
 
 // Name → value, first entry wins.
 class PlaceholderValues {
  public:
   void set(std::string name, std::string value);  // replaces an existing value
   std::optional<std::string_view> get(std::string_view name) const;
+  const std::vector<std::pair<std::string, std::string>>& entries() const { return m_values; }
 
  private:
   std::vector<std::pair<std::string, std::string>> m_values;

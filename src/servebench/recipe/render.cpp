@@ -48,9 +48,10 @@ PlaceholderValues placeholder_values(const Catalog& catalog, const Selection& s,
   }
   if (auto name = model_name(catalog, s); !name.empty()) values.set(std::string(k_model_name), std::move(name));
   if (target == Target::sim) values.set(std::string(k_host_ip), "127.0.0.1");
-  for (const auto& p : catalog.placeholders) {
-    if (auto v = overrides.get(p.name)) values.set(p.name, std::string(*v));
-  }
+  // A command servebench runs or fingerprints is the first node's, unless the catalog says otherwise.
+  if (!values.get(k_node_rank)) values.set(std::string(k_node_rank), "0");
+  if (!values.get(k_node0_ip)) values.set(std::string(k_node0_ip), "127.0.0.1");
+  for (const auto& [name, value] : overrides.entries()) values.set(name, value);
   return values;
 }
 

@@ -23,7 +23,7 @@ enum class Target { engine, sim };
 std::string model_name(const Catalog& catalog, const Selection& s);
 
 // Values for placeholders: declared defaults, MODEL_NAME for the selection, HOST_IP 127.0.0.1 for
-// the simulator, then `overrides`.
+// the simulator, NODE_RANK 0 and NODE0_IP 127.0.0.1 unless declared, then `overrides`.
 PlaceholderValues placeholder_values(const Catalog& catalog, const Selection& s, Target target,
                                      const PlaceholderValues& overrides = {});
 

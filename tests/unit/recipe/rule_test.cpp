@@ -45,3 +45,22 @@ TEST(Rule, AppliesWhenEveryConditionHolds) {
   EXPECT_FALSE(rule_applies(r, hopper_fp8));
   EXPECT_FALSE(rule_applies(r, blackwell));
 }
+
+TEST(Rule, NotListHoldsForEveryOtherOption) {
+  auto rules = rules_of("disable: {when: {hw: {not: [gb300]}}, reason: DCP is validated on GB300 only}\n");
+  ASSERT_TRUE(rules) << rules.error().message;
+  const RuleCondition& c = rules->at(0).when.at(0);
+  EXPECT_TRUE(c.negated);
+  const std::vector<std::string> gb300{"gb300"}, b200{"b200"};
+  EXPECT_FALSE(rule_applies(rules->at(0), gb300));
+  EXPECT_TRUE(rule_applies(rules->at(0), b200));
+  EXPECT_EQ(rules_of("disable: {when: {hw: {none: [a]}}, reason: x}\n").error().message,
+            "r.yaml:1:22: rule.when.hw must be option ids or {not: [option ids]}");
+}
+
+TEST(Rule, WithoutWhenAlwaysApplies) {
+  auto rules = rules_of("disable: {reason: retired}\n");
+  ASSERT_TRUE(rules) << rules.error().message;
+  const std::vector<std::string> any{"b200"};
+  EXPECT_TRUE(rule_applies(rules->at(0), any));
+}
