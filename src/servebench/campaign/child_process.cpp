@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "servebench/util/exit_code.hpp"
 #include "servebench/util/file_io.hpp"
 #include "servebench/util/strings.hpp"
 
@@ -126,7 +127,7 @@ void ChildProcess::reap(int wait_status) {
     m_status = WEXITSTATUS(wait_status);
     m_description = fmt::format("exited with status {}", *m_status);
   } else if (WIFSIGNALED(wait_status)) {
-    m_status = 128 + WTERMSIG(wait_status);
+    m_status = util::exit_code_for_signal(WTERMSIG(wait_status));
     m_description = fmt::format("killed by signal {} ({})", WTERMSIG(wait_status), strsignal(WTERMSIG(wait_status)));
   }
 }

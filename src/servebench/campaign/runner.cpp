@@ -10,6 +10,7 @@
 #include "servebench/campaign/status_file.hpp"
 #include "servebench/campaign/telemetry.hpp"
 #include "servebench/results/ledger.hpp"
+#include "servebench/util/exit_code.hpp"
 
 namespace servebench::campaign {
 namespace {
@@ -174,13 +175,14 @@ util::Result<bool> Run::run_one(ArmSession& session, const std::vector<PlannedPo
 }
 
 int Run::exit_code() {
-  if (m_stop.requested()) return 128 + m_stop.signal_number();
-  if (m_unreachable) return 3;
+  if (m_stop.requested()) return util::exit_code_for_signal(m_stop.signal_number());
+  if (m_unreachable) return util::k_exit_unreachable;
   for (const auto& p : m_planned) {
     const auto it = m_latest.find(key_of(m_spec, p));
-    if (it == m_latest.end() || it->second == PointStatus::failed || it->second == PointStatus::invalid) return 1;
+    const bool settled = it != m_latest.end() && it->second != PointStatus::failed && it->second != PointStatus::invalid;
+    if (!settled) return util::k_exit_measured_failure;
   }
-  return 0;
+  return util::k_exit_ok;
 }
 
 util::Result<int> Run::execute() {

@@ -25,8 +25,9 @@ struct RunOptions {
   CampaignClock clock;
 };
 
-// Exit codes of a finished campaign (DESIGN.md): 0 every planned point ok or skipped; 1 some point
-// failed or invalid; 3 an arm's server could not be started; 128 + signal when interrupted.
+// Exit codes of a finished campaign (util/exit_code.hpp): ok when every planned point is ok or
+// skipped; measured_failure when some point failed or is invalid; unreachable when an arm's server
+// could not be started; 128 + signal when interrupted.
 // Fails (bad_input / io) when the run directory cannot be used (another campaign's, locked by a
 // running campaign, unwritable) or the campaign cannot continue (corpus exhausted, bad workload).
 util::Result<int> run_campaign(const CampaignSpec& spec, const RunOptions& options);

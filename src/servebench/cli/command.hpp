@@ -8,20 +8,23 @@
 
 #include <CLI/CLI.hpp>
 
+#include "servebench/util/exit_code.hpp"
 #include "servebench/util/result.hpp"
 
 namespace servebench::cli {
 
-enum ExitCode : int { k_exit_ok = 0, k_exit_measured_failure = 1, k_exit_bad_input = 2, k_exit_unreachable = 3 };
+using util::k_exit_bad_input;
+using util::k_exit_measured_failure;
+using util::k_exit_ok;
+using util::k_exit_unreachable;
 
 using CommandFn = std::function<int()>;
 
 class CommandError : public std::runtime_error {
  public:
   CommandError(int exit_code, const std::string& message) : std::runtime_error(message), m_exit_code(exit_code) {}
-  explicit CommandError(const util::Error& e) : CommandError(exit_code_for(e.kind), e.message) {}
+  explicit CommandError(const util::Error& e) : CommandError(util::exit_code_for(e.kind), e.message) {}
   int exit_code() const { return m_exit_code; }
-  static int exit_code_for(util::ErrorKind kind);
 
  private:
   int m_exit_code;

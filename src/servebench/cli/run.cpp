@@ -9,14 +9,6 @@
 
 namespace servebench::cli {
 
-int CommandError::exit_code_for(util::ErrorKind kind) {
-  switch (kind) {
-    case util::ErrorKind::bad_input: return k_exit_bad_input;
-    case util::ErrorKind::unreachable: return k_exit_unreachable;
-    default: return k_exit_measured_failure;
-  }
-}
-
 int run(int argc, char** argv) {
   CLI::App app{"servebench: LLM-serving benchmark campaigns — simulate, measure, report, recipe"};
   app.set_version_flag("--version", std::string(version_string()));
@@ -31,7 +23,7 @@ int run(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
-    return code == 0 ? 0 : k_exit_bad_input;
+    return code == 0 ? k_exit_ok : k_exit_bad_input;
   }
   try {
     return selected ? selected() : k_exit_bad_input;
