@@ -67,6 +67,7 @@ load::RunSpec run_spec(const ArmContext& a, const PlannedPoint& p, PointPrompts 
   spec.client_lag_limit = proto.client_lag_limit;
   // started_at is campaign time; the measured phase keeps the load generator's own steady clock.
   spec.wall_clock = a.clock.wall;
+  spec.setting_names = &load::k_campaign_keys;
   return spec;
 }
 

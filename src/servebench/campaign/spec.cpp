@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "servebench/campaign/arm_spec.hpp"
+#include "servebench/load/run_settings.hpp"
 #include "servebench/util/yaml_fields.hpp"
 #include "servebench/util/file_io.hpp"
 
@@ -51,7 +52,9 @@ RequestSpec read_request(util::YamlFields& parent) {
   if (seed < 0) f->note_at(f->node("seed"), "protocol.request.seed must not be negative");
   r.seed = static_cast<std::uint64_t>(std::max<std::int64_t>(seed, 0));
   const std::int64_t timeout = f->integer("timeout_s", r.timeout.count());
-  if (timeout < 0) f->note_at(f->node("timeout_s"), "protocol.request.timeout_s must not be negative");
+  if (auto why = load::setting_problem(load::Setting::request_timeout, static_cast<double>(timeout), load::k_campaign_keys)) {
+    f->note_at(f->node("timeout_s"), *why);
+  }
   r.timeout = std::chrono::seconds(std::max<std::int64_t>(timeout, 0));
   if (auto ok = f->finish(); !ok) parent.note(ok.error());
   return r;
@@ -111,12 +114,17 @@ void read_protocol(util::YamlFields& root, CampaignSpec& spec, const std::filesy
   if (p.retries < 0 || p.retries > 10) f.note_at(f.node("retries"), "protocol.retries must be in 0..10");
   p.num_prompts = read_num_prompts(f);
   p.warmup_requests = f.integer("warmup_requests", p.warmup_requests);
-  if (p.warmup_requests < 0) f.note_at(f.node("warmup_requests"), "protocol.warmup_requests must not be negative");
+  if (auto why = load::setting_problem(load::Setting::warmup_requests, static_cast<double>(p.warmup_requests),
+                                       load::k_campaign_keys)) {
+    f.note_at(f.node("warmup_requests"), *why);
+  }
   const std::string percentile = f.string("percentile", "nearest-rank");
   if (auto m = stats::parse_percentile_method(percentile)) p.percentile = *m;
   else f.note_at(f.node("percentile"), fmt::format("protocol.percentile: {}", m.error().message));
   p.client_lag_limit = f.number("client_lag_limit", p.client_lag_limit);
-  if (!(p.client_lag_limit > 0)) f.note_at(f.node("client_lag_limit"), "protocol.client_lag_limit must be positive");
+  if (auto why = load::setting_problem(load::Setting::client_lag_limit, p.client_lag_limit, load::k_campaign_keys)) {
+    f.note_at(f.node("client_lag_limit"), *why);
+  }
   p.request = read_request(f);
   p.prompts = read_prompts(f, base_dir);
   if (auto ok = f.finish(); !ok) root.note(ok.error());

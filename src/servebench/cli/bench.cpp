@@ -14,6 +14,7 @@
 #include "servebench/load/progress_line.hpp"
 #include "servebench/load/request_log.hpp"
 #include "servebench/load/result_formats.hpp"
+#include "servebench/load/run_settings.hpp"
 #include "servebench/load/runner.hpp"
 #include "servebench/load/summary_table.hpp"
 #include "servebench/load/workload.hpp"
@@ -161,11 +162,16 @@ load::WorkloadOptions workload_options(const BenchFlags& f) {
 
 void check_flags(const BenchFlags& f) {
   const auto bad = [](std::string m) { throw CommandError(k_exit_bad_input, std::move(m)); };
-  if (f.num_prompts <= 0) bad("--num-prompts must be positive");
-  if (f.max_concurrency && *f.max_concurrency <= 0) bad("--max-concurrency must be positive");
-  if (f.warmup_requests < 0) bad("--warmup-requests must not be negative");
-  if (f.request_timeout_s < 0) bad("--request-timeout must not be negative");
-  if (f.threads < 0) bad("--threads must not be negative");
+  // The rules load::run applies, checked before the network is touched (--request-rate is
+  // checked where it is parsed).
+  const load::RunSettings settings{.num_prompts = f.num_prompts,
+                                   .warmup_requests = f.warmup_requests,
+                                   .max_concurrency = f.max_concurrency,
+                                   .burstiness = f.burstiness,
+                                   .threads = f.threads,
+                                   .client_lag_limit = f.max_client_lag,
+                                   .request_timeout = util::from_seconds(f.request_timeout_s)};
+  need(load::check_settings(settings, load::k_bench_flags));
   if (f.burstiness != 1.0 && f.request_rate == "inf") bad("--burstiness needs a finite --request-rate");
   if (f.output_format != "sglang" && f.output_format != "vllm") bad("--output-format must be sglang or vllm");
   if (!f.extra_request_body.empty()) {
@@ -201,7 +207,6 @@ load::RunSpec run_spec(const BenchFlags& f) {
   s.threads = f.threads;
   s.metrics = metric_options(f);
   s.flush_cache = f.flush_cache;
-  if (!(f.max_client_lag > 0)) throw CommandError(k_exit_bad_input, "--max-client-lag must be positive");
   s.client_lag_limit = f.max_client_lag;
   if (!f.no_progress && isatty(STDERR_FILENO)) s.on_progress = show_progress;
   return s;

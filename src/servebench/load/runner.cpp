@@ -159,16 +159,17 @@ void finish(RunResult& r, PhaseResult phase, const CounterWindow& window, double
 }  // namespace
 
 util::Result<void> validate(const RunSpec& spec) {
-  const auto bad = [](std::string m) { return util::fail(ErrorKind::bad_input, std::move(m)); };
-  if (spec.prompts.empty()) return bad("--num-prompts must be positive");
-  if (spec.max_concurrency && *spec.max_concurrency <= 0) return bad("--max-concurrency must be positive");
-  if (spec.request_rate && !(*spec.request_rate > 0)) return bad("--request-rate must be positive or inf");
-  if (!(spec.burstiness > 0)) return bad("--burstiness must be positive");
-  if (spec.threads < 0) return bad("--threads must not be negative");
-  if (!(spec.client_lag_limit > 0)) return bad("the client lag limit must be positive");
-  if (spec.request.timeout.count() < 0) return bad("--request-timeout must not be negative");
+  const RunSettings settings{.num_prompts = std::ssize(spec.prompts),
+                              .warmup_requests = std::ssize(spec.warmup_prompts),
+                              .max_concurrency = spec.max_concurrency,
+                              .request_rate = spec.request_rate,
+                              .burstiness = spec.burstiness,
+                              .threads = spec.threads,
+                              .client_lag_limit = spec.client_lag_limit,
+                              .request_timeout = spec.request.timeout};
+  if (auto ok = check_settings(settings, *spec.setting_names); !ok) return ok;
   for (const Prompt& p : spec.prompts) {
-    if (p.output_tokens <= 0) return bad("every prompt needs a positive output length");
+    if (p.output_tokens <= 0) return util::fail(ErrorKind::bad_input, "every prompt needs a positive output length");
   }
   if (auto url = http::parse_url(spec.base_url); !url) return std::unexpected(url.error());
   return {};

@@ -12,6 +12,7 @@
 #include "servebench/load/phase.hpp"
 #include "servebench/load/prompt.hpp"
 #include "servebench/load/run_result.hpp"
+#include "servebench/load/run_settings.hpp"
 #include "servebench/load/schedule.hpp"
 #include "servebench/load/server_control.hpp"
 #include "servebench/wire/client_request.hpp"
@@ -48,6 +49,7 @@ struct RunSpec {
   std::function<void(const PhaseProgress&)> on_progress{};  // measured phase, from the calling thread
   const util::Clock* clock = &util::steady_clock();
   const util::WallClock* wall_clock = &util::system_wall_clock();
+  const SettingNames* setting_names = &k_bench_flags;  // how the caller spells its settings, for messages
 };
 
 // Runs the benchmark. Fails with bad_input for an invalid spec (naming the field or flag),
@@ -55,7 +57,8 @@ struct RunSpec {
 // or the cache flush failed. Failed measured requests are data in the result, not a failure.
 util::Result<RunResult> run(const RunSpec& spec, ServerControl& control);
 
-// Checks a spec without touching the network (the checks run() starts with).
+// Checks a spec without touching the network (the checks run() starts with); a bad setting is
+// named as the caller spells it (setting_names).
 util::Result<void> validate(const RunSpec& spec);
 
 }  // namespace servebench::load

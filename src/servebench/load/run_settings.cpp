@@ -1,0 +1,53 @@
+#include "servebench/load/run_settings.hpp"
+
+#include <fmt/format.h>
+
+namespace servebench::load {
+
+const SettingNames k_bench_flags{"--num-prompts", "--warmup-requests", "--max-concurrency", "--request-rate",
+                                 "--burstiness",   "--threads",         "--max-client-lag",  "--request-timeout"};
+const SettingNames k_campaign_keys{"protocol.num_prompts",       "protocol.warmup_requests",
+                                   "scenarios[].concurrency",    "scenarios[].request_rate",
+                                   "burstiness",                 "threads",
+                                   "protocol.client_lag_limit", "protocol.request.timeout_s"};
+
+std::optional<std::string> setting_problem(Setting s, double value, const SettingNames& names) {
+  const std::string_view name = names[static_cast<std::size_t>(s)];
+  switch (s) {
+    case Setting::warmup_requests:
+    case Setting::threads:
+    case Setting::request_timeout:
+      if (!(value >= 0)) return fmt::format("{} must not be negative", name);
+      return std::nullopt;
+    case Setting::request_rate:
+      if (!(value > 0)) return fmt::format("{} must be positive or inf", name);
+      return std::nullopt;
+    case Setting::num_prompts:
+    case Setting::max_concurrency:
+    case Setting::burstiness:
+    case Setting::client_lag_limit:
+      if (!(value > 0)) return fmt::format("{} must be positive", name);
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+util::Result<void> check_settings(const RunSettings& s, const SettingNames& names) {
+  const std::pair<Setting, std::optional<double>> values[] = {
+      {Setting::num_prompts, static_cast<double>(s.num_prompts)},
+      {Setting::warmup_requests, static_cast<double>(s.warmup_requests)},
+      {Setting::max_concurrency, s.max_concurrency ? std::optional<double>(static_cast<double>(*s.max_concurrency)) : std::nullopt},
+      {Setting::request_rate, s.request_rate},
+      {Setting::burstiness, s.burstiness},
+      {Setting::threads, static_cast<double>(s.threads)},
+      {Setting::client_lag_limit, s.client_lag_limit},
+      {Setting::request_timeout, std::chrono::duration<double>(s.request_timeout).count()},
+  };
+  for (const auto& [setting, value] : values) {
+    if (!value) continue;  // not set: no cap, no rate
+    if (auto problem = setting_problem(setting, *value, names)) return util::fail(util::ErrorKind::bad_input, *problem);
+  }
+  return {};
+}
+
+}  // namespace servebench::load
