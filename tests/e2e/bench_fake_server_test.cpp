@@ -9,6 +9,7 @@
 
 #include "e2e/bench_process.hpp"
 #include "servebench/util/json_text.hpp"
+#include "servebench/util/strings.hpp"
 #include "unit/load/fake_server.hpp"
 
 namespace servebench::e2e {
@@ -51,7 +52,7 @@ TEST(BenchFakeServer, ExactTokenCountsAndEverySglangKey) {
   auto args = common_args(server, dir);
   args.insert(args.end(), {"--num-prompts", "8", "--max-concurrency", "2", "--random-input-len", "32",
                            "--random-output-len", "4", "--goodput", "ttft:60000"});
-  const CliRun r = run_servebench(args, dir);
+  const Finished r = run_servebench(args, dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("Successful requests:                     8"), std::string::npos) << r.out;
   const json::object o = last_json_line(dir / "out.jsonl");
@@ -80,7 +81,7 @@ TEST(BenchFakeServer, FailuresAreCountedByKindAndExitOne) {
   args.insert(args.end(), {"--model", "mixed", "--dataset-name", "custom", "--dataset-path",
                            std::string(SERVEBENCH_SOURCE_DIR) + "/tests/fixtures/load/faulty.jsonl", "--num-prompts",
                            "6", "--warmup-requests", "0", "--request-timeout", "0.5"});
-  const CliRun r = run_servebench(args, dir);
+  const Finished r = run_servebench(args, dir);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("4 of 6 requests failed"), std::string::npos) << r.err;
   const json::object o = last_json_line(dir / "out.jsonl");
@@ -101,7 +102,7 @@ TEST(BenchFakeServer, GoodputCountsOnlyRequestsWithinTheSlo) {
   auto args = common_args(server, dir);
   args.insert(args.end(), {"--num-prompts", "4", "--random-input-len", "8", "--random-output-len", "3",
                            "--goodput", "e2e:0.0001", "--output-format", "vllm"});
-  const CliRun r = run_servebench(args, dir);
+  const Finished r = run_servebench(args, dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json::object o = last_json_line(dir / "out.jsonl");
   EXPECT_EQ(o.at("goodput").as_object().at("good_requests").as_int64(), 0);  // nothing ends within 0.1 µs
@@ -116,7 +117,7 @@ TEST(BenchFakeServer, OpenLoopScheduleIsPoissonAndSentOnTime) {
   const double rate = 400;
   args.insert(args.end(), {"--num-prompts", "600", "--request-rate", "400", "--random-input-len", "8",
                            "--random-output-len", "2", "--seed", "7", "--warmup-requests", "0"});
-  const CliRun r = run_servebench(args, dir);
+  const Finished r = run_servebench(args, dir);
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto requests = json_lines(dir / "requests.jsonl");
   ASSERT_EQ(requests.size(), 600u);
@@ -151,7 +152,7 @@ TEST(BenchFakeServer, PercentilesAreNearestRankOfThePerRequestValues) {
   // The client-health gate is not under test here: a loaded machine must not fail it.
   args.insert(args.end(), {"--num-prompts", "23", "--max-concurrency", "5", "--random-input-len", "8",
                            "--random-output-len", "6", "--max-client-lag", "1000"});
-  const CliRun r = run_servebench(args, dir);
+  const Finished r = run_servebench(args, dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<double> ttft, e2e;
   for (const auto& q : json_lines(dir / "requests.jsonl")) {
@@ -176,7 +177,7 @@ TEST(BenchFakeServer, AnUnhealthyClientMakesTheRunInvalid) {
   // A limit of 1e-9 × TPOT: any measurable client lag exceeds it.
   args.insert(args.end(), {"--num-prompts", "4", "--random-input-len", "8", "--random-output-len", "4",
                            "--max-client-lag", "1e-9"});
-  const CliRun r = run_servebench(args, dir);
+  const Finished r = run_servebench(args, dir);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("run invalid: client lag p99"), std::string::npos) << r.err;
   const json::object o = last_json_line(dir / "out.jsonl");
@@ -191,7 +192,7 @@ TEST(BenchCli, UnreachableServerExitsThreeNamingTheUrl) {
     url = gone.base_url();
   }
   const auto dir = bench_temp_dir("unreachable");
-  const CliRun r = run_servebench({"bench", "--base-url", url, "--num-prompts", "1"}, dir);
+  const Finished r = run_servebench({"bench", "--base-url", url, "--num-prompts", "1"}, dir);
   EXPECT_EQ(r.exit_code, 3);
   EXPECT_NE(r.err.find(url.substr(7)), std::string::npos) << r.err;  // host:port
 }
@@ -207,7 +208,7 @@ TEST(BenchCli, BadFlagsExitTwoNamingTheFlag) {
            {{"bench", "--burstiness", "0.5"}, "--burstiness"},
            {{"bench", "--base-url", "http://127.0.0.1:1", "--port", "2"}, "--base-url"},
        }) {
-    const CliRun r = run_servebench(args, dir);
+    const Finished r = run_servebench(args, dir);
     EXPECT_EQ(r.exit_code, 2) << flag << ": " << r.err;
     EXPECT_NE(r.err.find(flag), std::string::npos) << r.err;
   }

@@ -6,6 +6,7 @@
 
 #include "e2e/bench_process.hpp"
 #include "servebench/util/json_text.hpp"
+#include "servebench/util/strings.hpp"
 
 namespace servebench::e2e {
 namespace {
@@ -15,11 +16,12 @@ namespace json = boost::json;
 // A simulator in real time (time scale 1) for a small model on a fast card: TPOT of a few ms.
 struct Sim {
   std::filesystem::path dir;
-  ServebenchChild child;
+  ChildProcess child;
   std::string url;
 
   Sim(const std::string& name, std::vector<std::string> extra)
-      : dir(bench_temp_dir(name)), child(sim_args(std::move(extra)), dir) {
+      : dir(bench_temp_dir(name)),
+        child(testing::servebench_argv(sim_args(std::move(extra))), {{}, dir / "child_stdout.txt", dir / "child_stderr.txt"}) {
     url = child.wait_for_line("servebench serve-sim listening on ", std::chrono::seconds(60)).value_or("");
     EXPECT_FALSE(url.empty()) << child.stderr_text();
   }
@@ -29,7 +31,7 @@ struct Sim {
     return a;
   }
   // bench against this simulator; the client-health gate is relaxed (not under test here).
-  CliRun bench(std::vector<std::string> extra) {
+  Finished bench(std::vector<std::string> extra) {
     std::vector<std::string> a{"bench", "--base-url", url, "--no-progress", "--max-client-lag", "100",
                                "--output-file", (dir / "out.jsonl").string(), "--per-request",
                                (dir / "requests.jsonl").string()};
@@ -49,7 +51,7 @@ double number(const json::object& o, std::string_view key) { return util::json_n
 TEST(BenchSim, ExactTokenCountsAndAColdCache) {
   Sim sim("sim_exact", {});
   ASSERT_FALSE(sim.url.empty());
-  const CliRun r = sim.bench({"--backend", "sglang-oai", "--num-prompts", "16", "--max-concurrency", "4",
+  const Finished r = sim.bench({"--backend", "sglang-oai", "--num-prompts", "16", "--max-concurrency", "4",
                               "--random-input-len", "128", "--random-output-len", "32", "--flush-cache"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const json::object o = sim.result();
@@ -70,7 +72,7 @@ TEST(BenchSim, NativeGenerateGivesAcceptLengthFromMeta) {
   Sim sim("sim_native", {"--speculative-algorithm", "EAGLE", "--speculative-num-steps", "3",
                          "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4"});
   ASSERT_FALSE(sim.url.empty());
-  const CliRun r = sim.bench({"--backend", "sglang", "--num-prompts", "8", "--max-concurrency", "4",
+  const Finished r = sim.bench({"--backend", "sglang", "--num-prompts", "8", "--max-concurrency", "4",
                               "--random-input-len", "64", "--random-output-len", "48"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const json::object o = sim.result();
@@ -84,7 +86,7 @@ TEST(BenchSim, NativeGenerateGivesAcceptLengthFromMeta) {
 TEST(BenchSim, StampedEventsGiveClientAddedLatency) {
   Sim sim("sim_stamps", {"--sim-stamp-events"});
   ASSERT_FALSE(sim.url.empty());
-  const CliRun r = sim.bench({"--backend", "sglang-oai", "--num-prompts", "8", "--max-concurrency", "8",
+  const Finished r = sim.bench({"--backend", "sglang-oai", "--num-prompts", "8", "--max-concurrency", "8",
                               "--random-input-len", "32", "--random-output-len", "16"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json::object o = sim.result();
@@ -97,7 +99,7 @@ TEST(BenchSim, BadInputBecomesHttpStatusFailures) {
   Sim sim("sim_bad", {"--context-length", "256"});
   ASSERT_FALSE(sim.url.empty());
   // 300 input tokens cannot fit a 256-token context: the simulator answers 400 to each.
-  const CliRun r = sim.bench({"--backend", "sglang-oai", "--num-prompts", "3", "--warmup-requests", "0",
+  const Finished r = sim.bench({"--backend", "sglang-oai", "--num-prompts", "3", "--warmup-requests", "0",
                               "--random-input-len", "300", "--random-output-len", "8"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const json::object o = sim.result();

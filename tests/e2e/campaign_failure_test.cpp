@@ -31,7 +31,7 @@ TEST(CampaignFailure, ServerDeathFailsThePointRelaunchesOnceAndTheNextArmStillRu
                              "scenarios:\n"
                              "  - {name: long, isl: 256, osl: 600, concurrency: [1]}\n"
                              "  - {name: short, isl: 256, osl: 16, concurrency: [1, 2]}\n");
-  CampaignProcess p({"campaign", "run", "c.yaml", "--out", "out"}, dir, "death");
+  ChildProcess p = start_in({"campaign", "run", "c.yaml", "--out", "out"}, dir, "death");
   const auto out = dir / "out";
   ASSERT_TRUE(wait_until([&] { return status_shows(out, "current dies/long/c1"); }, std::chrono::seconds(30)));
   ASSERT_TRUE(wait_until([&] { return std::filesystem::exists(out / "requests") || util::read_file(out / "arms/dies/server.log")
@@ -40,11 +40,11 @@ TEST(CampaignFailure, ServerDeathFailsThePointRelaunchesOnceAndTheNextArmStillRu
   const auto pid = util::read_file(out / "arms/dies/server.pid");
   ASSERT_TRUE(pid.has_value());
   ASSERT_EQ(kill(std::stoi(*pid), SIGKILL), 0);
-  const auto code = p.wait(std::chrono::seconds(60));
+  const auto code = p.wait_exit(std::chrono::seconds(60));
   ASSERT_TRUE(code.has_value());
-  EXPECT_EQ(*code, 1) << p.out() << p.err();
+  EXPECT_EQ(*code, 1) << p.stdout_text() << p.stderr_text();
   const auto points = by_id(read_run_ledger(out));
-  ASSERT_EQ(points.size(), 6u) << p.out();
+  ASSERT_EQ(points.size(), 6u) << p.stdout_text();
   const auto& died = points.at("dies/long/c1");
   EXPECT_EQ(died.status, PointStatus::failed);
   EXPECT_NE(died.reason.find("the server died during the point"), std::string::npos) << died.reason;
@@ -53,7 +53,7 @@ TEST(CampaignFailure, ServerDeathFailsThePointRelaunchesOnceAndTheNextArmStillRu
   EXPECT_EQ(points.at("dies/short/c1").status, PointStatus::ok) << "relaunched for the remaining points";
   EXPECT_EQ(points.at("dies/short/c2").status, PointStatus::ok);
   EXPECT_EQ(points.at("next/long/c1").status, PointStatus::ok) << "the next arm still runs";
-  EXPECT_NE(p.out().find("arm dies: relaunching the server"), std::string::npos) << p.out();
+  EXPECT_NE(p.stdout_text().find("arm dies: relaunching the server"), std::string::npos) << p.stdout_text();
 }
 
 TEST(CampaignFailure, SigintEndsThePointInFlightStopsTheServerAndRunsAfter) {
@@ -64,15 +64,15 @@ TEST(CampaignFailure, SigintEndsThePointInFlightStopsTheServerAndRunsAfter) {
                              "    before: 'echo before >> hooks.txt'\n"
                              "    after: 'echo after $SERVEBENCH_ARM >> hooks.txt'\n"
                              "scenarios: [{name: s, isl: 256, osl: 4000, concurrency: [1, 2]}]\n");
-  CampaignProcess p({"campaign", "run", "c.yaml", "--out", "out"}, dir, "sigint");
+  ChildProcess p = start_in({"campaign", "run", "c.yaml", "--out", "out"}, dir, "sigint");
   const auto out = dir / "out";
   ASSERT_TRUE(wait_until([&] { return status_shows(out, "current a/s/c1"); }, std::chrono::seconds(30)));
   const auto pid = util::read_file(out / "arms/a/server.pid");
   ASSERT_TRUE(pid.has_value());
   p.signal(SIGINT);
-  const auto code = p.wait(std::chrono::seconds(30));
+  const auto code = p.wait_exit(std::chrono::seconds(30));
   ASSERT_TRUE(code.has_value());
-  EXPECT_EQ(*code, 130) << p.out() << p.err();
+  EXPECT_EQ(*code, 130) << p.stdout_text() << p.stderr_text();
   EXPECT_EQ(util::read_file(dir / "hooks.txt").value_or(""), "before\nafter a\n");
   EXPECT_TRUE(read_run_ledger(out).records.empty()) << "the interrupted point is not recorded";
   EXPECT_NE(kill(std::stoi(*pid), 0), 0) << "the server was stopped";

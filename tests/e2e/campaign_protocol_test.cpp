@@ -23,7 +23,7 @@ TEST(CampaignProtocol, HostTierContaminationIsDetectedRetriedAndMarkedInvalidWit
              "  - {name: trap, engine: sim, gate: false, launch: \"" +
                  sim_launch("--enable-hierarchical-cache --sim-flush-keeps-host-tier") + "\"}\n"
              "scenarios: [{name: s, isl: 200, osl: 8, concurrency: [1, 2, 3]}]\n");
-  const auto r = run_cli({"campaign", "run", "c.yaml", "--out", "out"}, dir);
+  const auto r = run_servebench({"campaign", "run", "c.yaml", "--out", "out"}, dir);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   const auto ledger = read_run_ledger(dir / "out");
   std::map<std::string, results::PointRecord> points;
@@ -54,7 +54,7 @@ TEST(CampaignProtocol, AnExhaustedCorpusStopsTheCampaignWithoutVerification) {
                              "  prompts: {source: corpus, path: corpus.txt}\narms:\n"
                              "  - {name: a, engine: sim, gate: false, launch: \"" + sim_launch() + "\"}\n"
                              "scenarios: [{name: s, isl: 64, osl: 4, concurrency: [1, 2, 3, 4]}]\n");
-  const auto r = run_cli({"campaign", "run", "c.yaml", "--out", "out"}, dir);
+  const auto r = run_servebench({"campaign", "run", "c.yaml", "--out", "out"}, dir);
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("is used up"), std::string::npos) << r.err;
   for (const auto& p : read_run_ledger(dir / "out").latest()) EXPECT_FALSE(p.prompts.recycled);

@@ -53,15 +53,15 @@ TEST(CampaignResume, KillNineAtRandomMomentsThenResumeRecordsEveryPointOnceAndNe
     // Even rounds: a random moment from the start (launch, gate, first point). Odd rounds: a random
     // moment after the next point is recorded, so kills also land between and inside later points.
     const std::size_t before = read_run_ledger(dir / "out").records.size();
-    CampaignProcess p({"campaign", "run", "c.yaml", "--out", "out"}, dir, "round" + std::to_string(round));
+    ChildProcess p = start_in({"campaign", "run", "c.yaml", "--out", "out"}, dir, "round" + std::to_string(round));
     if (round % 2 == 1) {
-      wait_until([&] { return read_run_ledger(dir / "out").records.size() > before || p.wait(std::chrono::milliseconds(0)); },
+      wait_until([&] { return read_run_ledger(dir / "out").records.size() > before || p.wait_exit(std::chrono::milliseconds(0)); },
                  std::chrono::seconds(30));
     }
     const auto at = std::chrono::milliseconds(round % 2 == 1 ? after_point_ms(rng) : delay_ms(rng));
-    if (p.wait(at)) break;  // finished before the kill: nothing left to interrupt
+    if (p.wait_exit(at)) break;  // finished before the kill: nothing left to interrupt
     p.signal(SIGKILL);
-    ASSERT_TRUE(p.wait(std::chrono::seconds(10)).has_value());
+    ASSERT_TRUE(p.wait_exit(std::chrono::seconds(10)).has_value());
     ++kills;
     recorded_at_kill.insert(read_run_ledger(dir / "out").records.size());
     if (auto pid = util::read_file(dir / "out/arms/a/server.pid")) servers.insert(std::stoi(*pid));
@@ -69,7 +69,7 @@ TEST(CampaignResume, KillNineAtRandomMomentsThenResumeRecordsEveryPointOnceAndNe
   }
   EXPECT_GE(kills, 5) << "seed " << seed;
   EXPECT_GE(recorded_at_kill.size(), 2u) << "every kill landed before the first point (seed " << seed << ")";
-  const auto last = run_cli({"campaign", "run", "c.yaml", "--out", "out"}, dir, std::chrono::seconds(120), "final");
+  const auto last = run_servebench({"campaign", "run", "c.yaml", "--out", "out"}, dir, std::chrono::seconds(120), "final");
   ASSERT_EQ(last.exit_code, 0) << "seed " << seed << "\n" << last.out << last.err;
 
   for (const pid_t pid : servers) {

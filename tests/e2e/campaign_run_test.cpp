@@ -41,13 +41,13 @@ std::map<std::string, results::PointRecord> by_id(const results::Ledger& ledger)
 TEST(CampaignRun, TwoSimArmsMeasureSkipGateAndRecordFacts) {
   const auto dir = campaign_temp_dir("two_arms");
   write_text(dir / "c.yaml", two_arm_campaign());
-  const auto dry = run_cli({"campaign", "run", "c.yaml", "--out", "out", "--dry-run"}, dir);
+  const auto dry = run_servebench({"campaign", "run", "c.yaml", "--out", "out", "--dry-run"}, dir);
   ASSERT_EQ(dry.exit_code, 0) << dry.err;
   EXPECT_NE(dry.out.find("short/big/c1"), std::string::npos) << dry.out;
   EXPECT_NE(dry.out.find("skip: isl+osl 8008 exceeds context 4096"), std::string::npos) << dry.out;
   EXPECT_FALSE(std::filesystem::exists(dir / "out")) << "a dry run touches nothing";
 
-  const auto run = run_cli({"campaign", "run", "c.yaml", "--out", "out"}, dir);
+  const auto run = run_servebench({"campaign", "run", "c.yaml", "--out", "out"}, dir);
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
   const auto out = dir / "out";
   const auto ledger = read_run_ledger(out);
@@ -102,13 +102,13 @@ TEST(CampaignRun, TwoSimArmsMeasureSkipGateAndRecordFacts) {
   EXPECT_TRUE(std::filesystem::exists(out / "telemetry/telemetry.json"));
   EXPECT_FALSE(std::filesystem::exists(out / "arms/short/server.pid")) << "removed once the server is stopped";
 
-  const auto status = run_cli({"campaign", "status", "out"}, dir);
+  const auto status = run_servebench({"campaign", "status", "out"}, dir);
   EXPECT_EQ(status.exit_code, 0) << status.err;
   EXPECT_NE(status.out.find("short                    ok 2, skipped 1, invalid 0, failed 0, not run 0 (of 3)"),
             std::string::npos)
       << status.out;
 
-  const auto again = run_cli({"campaign", "run", "c.yaml", "--out", "out"}, dir);
+  const auto again = run_servebench({"campaign", "run", "c.yaml", "--out", "out"}, dir);
   EXPECT_EQ(again.exit_code, 0) << again.out;
   EXPECT_NE(again.out.find("6 already settled, 0 to run"), std::string::npos) << again.out;
   EXPECT_EQ(read_run_ledger(out).records.size(), 6u) << "a finished campaign resumes to nothing";
@@ -136,7 +136,7 @@ TEST(CampaignRun, BadCampaignFilesExitTwoNamingThePositionAndWriteNothing) {
   for (const auto& c : cases) {
     const auto dir = campaign_temp_dir("bad_" + c.name);
     write_text(dir / "bad.yaml", c.yaml);
-    const auto r = run_cli({"campaign", "run", "bad.yaml", "--out", "out"}, dir);
+    const auto r = run_servebench({"campaign", "run", "bad.yaml", "--out", "out"}, dir);
     EXPECT_EQ(r.exit_code, 2) << c.name;
     EXPECT_NE(r.err.find(c.message), std::string::npos) << c.name << ": " << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir / "out")) << c.name;
@@ -145,10 +145,10 @@ TEST(CampaignRun, BadCampaignFilesExitTwoNamingThePositionAndWriteNothing) {
 
 TEST(CampaignRun, ExampleCampaignsAreValid) {
   const auto dir = campaign_temp_dir("examples");
-  const auto demo = run_cli({"campaign", "run", SERVEBENCH_SOURCE_DIR "/examples/demo.yaml", "--out", "d", "--dry-run"}, dir);
+  const auto demo = run_servebench({"campaign", "run", SERVEBENCH_SOURCE_DIR "/examples/demo.yaml", "--out", "d", "--dry-run"}, dir);
   EXPECT_EQ(demo.exit_code, 0) << demo.err;
   EXPECT_NE(demo.out.find("10 points in run order"), std::string::npos) << demo.out;
-  const auto b300 = run_cli({"campaign", "run", SERVEBENCH_SOURCE_DIR "/examples/b300-matrix.yaml", "--out", "b", "--dry-run"}, dir);
+  const auto b300 = run_servebench({"campaign", "run", SERVEBENCH_SOURCE_DIR "/examples/b300-matrix.yaml", "--out", "b", "--dry-run"}, dir);
   EXPECT_EQ(b300.exit_code, 0) << b300.err;
   EXPECT_NE(b300.out.find("48 points in run order"), std::string::npos) << b300.out;
   EXPECT_NE(b300.out.find("e7b/512k-1/c1"), std::string::npos);
@@ -163,7 +163,7 @@ TEST(CampaignRun, QualityGateFailureMarksTheArmsPointsInvalidUnlessNotRequired) 
                              "  - {name: strict, engine: sim, launch: '" + launch + "'}\n"
                              "  - {name: lenient, engine: sim, launch: '" + launch + "', gate: {required: false}}\n"
                              "scenarios: [{name: s, isl: 128, osl: 8, concurrency: [1]}]\n");
-  const auto r = run_cli({"campaign", "run", "c.yaml", "--out", "out"}, dir);
+  const auto r = run_servebench({"campaign", "run", "c.yaml", "--out", "out"}, dir);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   const auto points = by_id(read_run_ledger(dir / "out"));
   ASSERT_EQ(points.size(), 2u);
@@ -185,7 +185,7 @@ TEST(CampaignRun, AServerThatNeverGetsReadyExitsThreeWithItsLogTailAndStillRunsA
              "    ready_timeout_s: 1\n    stop_timeout_s: 1\n"
              "    after: 'echo restored > after.txt'\n"
              "scenarios: [{name: s, isl: 16, osl: 4, concurrency: [1, 2]}]\n");
-  const auto r = run_cli({"campaign", "run", "c.yaml", "--out", "out"}, dir, std::chrono::seconds(30));
+  const auto r = run_servebench({"campaign", "run", "c.yaml", "--out", "out"}, dir, std::chrono::seconds(30));
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_NE(r.out.find("not ready after 1 s"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("loading weights"), std::string::npos) << "the log tail is shown: " << r.out;

@@ -76,18 +76,18 @@ TEST(RecipeLoop, RenderedCellRunsOnTheSimVerifiedThenStaleAfterOneFlagEdit) {
   const auto dir = campaign_temp_dir("recipe_loop");
   const auto started = std::chrono::steady_clock::now();
 
-  const auto render = run_cli({"recipe", "render", k_catalog, "--select", k_select, "--format", "json"}, dir);
+  const auto render = run_servebench({"recipe", "render", k_catalog, "--select", k_select, "--format", "json"}, dir);
   ASSERT_EQ(render.exit_code, 0) << render.err;
   const json::value rendered = parse_stdout(render);
   ASSERT_TRUE(rendered.is_object());
   const std::string fingerprint = util::json_string(rendered.get_object(), "fingerprint").value_or("");
   ASSERT_TRUE(fingerprint.starts_with("sha256:")) << render.out;
 
-  const auto gen = run_cli({"recipe", "campaign", k_catalog, "--select", k_select, "-o", "generated.yaml"}, dir);
+  const auto gen = run_servebench({"recipe", "campaign", k_catalog, "--select", k_select, "-o", "generated.yaml"}, dir);
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
   write_text(dir / "c.yaml", shrunk_campaign(util::read_file(dir / "generated.yaml").value_or("")));
 
-  const auto run = run_cli({"campaign", "run", "c.yaml", "--out", "run"}, dir, std::chrono::seconds(50));
+  const auto run = run_servebench({"campaign", "run", "c.yaml", "--out", "run"}, dir, std::chrono::seconds(50));
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
   const auto points = read_run_ledger(dir / "run").latest();
   ASSERT_EQ(points.size(), 2u);
@@ -105,7 +105,7 @@ TEST(RecipeLoop, RenderedCellRunsOnTheSimVerifiedThenStaleAfterOneFlagEdit) {
   auto status_of_catalog = [&](const std::string& catalog) {
     std::vector<std::string> args{"recipe", "status", catalog};
     args.insert(args.end(), status_args.begin(), status_args.end());
-    return run_cli(args, dir);
+    return run_servebench(args, dir);
   };
   const auto verified = status_of_catalog(k_catalog);
   ASSERT_EQ(verified.exit_code, 0) << verified.err;
@@ -128,7 +128,7 @@ TEST(RecipeLoop, RenderedCellRunsOnTheSimVerifiedThenStaleAfterOneFlagEdit) {
   EXPECT_EQ(strings_of(s.contains("diff") ? s.at("diff") : json::value{}),
             std::vector<std::string>{"~ --speculative-num-steps 5 -> 3"});
 
-  const auto exported = run_cli({"recipe", "export", k_catalog, "--evidence", "run", "--filter", k_filter}, dir);
+  const auto exported = run_servebench({"recipe", "export", k_catalog, "--evidence", "run", "--filter", k_filter}, dir);
   ASSERT_EQ(exported.exit_code, 0) << exported.err;
   const json::value rows = parse_stdout(exported);
   ASSERT_TRUE(rows.is_array() && rows.get_array().size() == 1) << exported.out;
@@ -150,7 +150,7 @@ struct Lint {
 Lint lint_planted(const std::string& name, std::string_view from, std::string_view to) {
   const auto dir = campaign_temp_dir("recipe_lint_" + name);
   write_text(dir / "catalog.yaml", replaced_once(util::read_file(k_catalog).value_or(""), from, to));
-  Lint l{run_cli({"recipe", "lint", "catalog.yaml", "--format", "json"}, dir), {}};
+  Lint l{run_servebench({"recipe", "lint", "catalog.yaml", "--format", "json"}, dir), {}};
   const json::value v = parse_stdout(l.run);
   if (v.is_object() && v.get_object().contains("findings")) {
     for (const auto& f : v.get_object().at("findings").get_array()) l.findings.push_back(f.get_object());
@@ -175,7 +175,7 @@ std::vector<json::object> found(const Lint& l, std::string_view rule, std::strin
 
 TEST(RecipeLint, ExampleCatalogIsCleanAndItsSelectionsAreCounted) {
   const auto dir = campaign_temp_dir("recipe_lint_clean");
-  const auto r = run_cli({"recipe", "lint", k_catalog}, dir);
+  const auto r = run_servebench({"recipe", "lint", k_catalog}, dir);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("1152 selections: 528 reachable, 624 greyed out, 192 without a cell"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("480  dcp=4 (disabled): DCP is validated only on 4x GB300 TP4/EP4 for now."), std::string::npos) << r.out;

@@ -23,7 +23,7 @@ bool listed(const std::string& text, const std::string& flag) {
 }  // namespace
 
 TEST(ServeSimCli, HelpDocumentsEveryFlagAndWhichAreRecordedOnly) {
-  SimProcess help({"serve-sim", "--help"}, "serve_sim_help");
+  ChildProcess help = start_servebench({"serve-sim", "--help"}, "serve_sim_help");
   const std::string text = help.read_rest();
   ASSERT_EQ(help.wait_exit(), 0);
   const auto registry = flags::flag_registry(flags::Dialect::sglang).value();
@@ -65,7 +65,7 @@ TEST(ServeSimCli, BindFailureExits3NamingTheAddress) {
   Sim first({}, "serve_sim_bind_first");
   ASSERT_TRUE(first.up());
   const std::string port = std::to_string(first.port());
-  SimProcess second({"serve-sim", "--port", port, "--log-level", "error"}, "serve_sim_bind_second");
+  ChildProcess second = start_servebench({"serve-sim", "--port", port, "--log-level", "error"}, "serve_sim_bind_second");
   EXPECT_EQ(second.wait_exit(std::chrono::seconds(30)), 3);
   EXPECT_NE(second.stderr_text().find("127.0.0.1:" + port), std::string::npos) << second.stderr_text();
 }
@@ -76,7 +76,7 @@ TEST(ServeSimCli, BadFlagValuesExit2) {
                                                                 {"serve-sim", "--model", "no-such-model"},
                                                                 {"serve-sim", "--no-such-flag"},
                                                                 {"serve-sim", "--tp-size", "3", "--ep-size", "2"}}) {
-    SimProcess p(args, "serve_sim_bad_flag");
+    ChildProcess p = start_servebench(args, "serve_sim_bad_flag");
     EXPECT_EQ(p.wait_exit(std::chrono::seconds(30)), 2) << args.back() << ": " << p.stderr_text();
   }
 }

@@ -10,21 +10,22 @@
 
 #include <boost/json.hpp>
 #include <functional>
-#include <thread>
 
 #include "e2e/serve_sim_process.hpp"
 #include "servebench/http/blocking_client.hpp"
 #include "servebench/http/sse_decoder.hpp"
 #include "servebench/http/url.hpp"
 #include "servebench/wire/prometheus.hpp"
+#include "support/wait_for.hpp"
 
 namespace servebench::e2e {
 
 using namespace std::chrono_literals;
 
 struct Sim {
-  Sim(std::vector<std::string> extra, const std::string& name) : process(serve_sim_args(std::move(extra)), name) {
-    url = process.wait_listening();
+  Sim(std::vector<std::string> extra, const std::string& name)
+      : process(start_servebench(serve_sim_args(std::move(extra)), name)) {
+    url = process.wait_for_line(k_listening_prefix, 60s).value_or("");
     EXPECT_FALSE(url.empty()) << process.stderr_text();
     if (!url.empty()) client = http::BlockingClient::create(url).value();
   }
@@ -46,16 +47,11 @@ struct Sim {
   }
   // Polls /metrics until `predicate(metric(name))` or 20 s (the server has no push channel).
   bool metric_becomes(std::string_view name, const std::function<bool(double)>& predicate) {
-    const auto deadline = std::chrono::steady_clock::now() + 20s;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (predicate(metric(name))) return true;
-      std::this_thread::sleep_for(2ms);
-    }
-    return false;
+    return testing::wait_until([&] { return predicate(metric(name)); }, 20s, 2ms);
   }
   std::uint16_t port() const { return http::parse_url(url).value().port; }
 
-  SimProcess process;
+  ChildProcess process;
   std::string url;
   std::unique_ptr<http::BlockingClient> client;
 };

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "servebench/util/file_io.hpp"
+#include "support/wait_for.hpp"
 
 namespace servebench::campaign {
 namespace {
@@ -49,11 +50,8 @@ TEST(ChildProcess, ItsOwnProcessGroupIsStoppedWholeByTermThenKill) {
   EXPECT_FALSE(child->running());
   EXPECT_EQ(child->exit_description(), "killed by signal 9 (Killed)");
   // Killed members linger as zombies until init reaps them; wait for that, bounded.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (kill(-group, 0) == 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  EXPECT_NE(kill(-group, 0), 0) << "no member of the group is left";
+  EXPECT_TRUE(servebench::testing::wait_until([&] { return kill(-group, 0) != 0; }, std::chrono::seconds(5)))
+      << "no member of the group is left";
 }
 
 TEST(ChildProcess, AMissingProgramExitsWith127) {

@@ -10,16 +10,12 @@
 #include <future>
 
 #include "servebench/http/url.hpp"
+#include "support/wait_for.hpp"
 
 namespace servebench::http::test {
 
 bool eventually(const std::function<bool()>& predicate, std::chrono::milliseconds within) {
-  const auto deadline = std::chrono::steady_clock::now() + within;
-  while (!predicate()) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(1ms);
-  }
-  return true;
+  return servebench::testing::wait_until(predicate, within, 1ms);
 }
 
 ClientLoop::ClientLoop(const std::string& base_url, StreamClientOptions options) {

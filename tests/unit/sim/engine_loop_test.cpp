@@ -7,6 +7,7 @@
 #include <future>
 
 #include "fake_stream.hpp"
+#include "support/wait_for.hpp"
 
 using namespace servebench;
 using namespace servebench::sim;
@@ -59,12 +60,8 @@ struct Harness {
   }
 
   bool eventually(const std::function<bool(const ServerStats&)>& predicate) {
-    const auto deadline = std::chrono::steady_clock::now() + 10s;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (predicate(loop.stats())) return true;
-      std::this_thread::sleep_for(1ms);  // polling published stats: the loop offers no notification
-    }
-    return false;
+    // Polling published stats: the loop offers no notification.
+    return servebench::testing::wait_until([&] { return predicate(loop.stats()); }, 10s, 1ms);
   }
 
   EngineLoop loop;

@@ -7,17 +7,13 @@
 
 #include "servebench/http/blocking_client.hpp"
 #include "servebench/sim/http_front.hpp"
+#include "support/ephemeral_sim.hpp"
 
 namespace servebench::sim::test {
 
 using namespace std::chrono_literals;
 
-inline FrontOptions fast_options() {
-  FrontOptions o;
-  o.loop.time_scale = 0;
-  o.facts.version = "test";
-  return o;
-}
+inline FrontOptions fast_options() { return servebench::testing::fast_front_options(); }
 
 struct Front {
   explicit Front(FrontOptions options = fast_options(), SimConfig config = {})

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "front_fixture.hpp"
+#include "support/wait_for.hpp"
 
 using namespace servebench;
 using namespace servebench::sim;
@@ -38,11 +39,9 @@ TEST(SimServer, StopEndsOpenStreamsAndIsIdempotent) {
                         20s);
   });
   // Wait until the engine runs it, then stop: the client must see the connection end, not hang.
-  const auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (std::chrono::steady_clock::now() < deadline &&
-         f.get("/metrics").body.find("sglang:num_running_reqs{model_name=\"llama-3.1-8b\"} 1") == std::string::npos) {
-    std::this_thread::sleep_for(2ms);
-  }
+  servebench::testing::wait_until(
+      [&] { return f.get("/metrics").body.find("sglang:num_running_reqs{model_name=\"llama-3.1-8b\"} 1") != std::string::npos; },
+      10s, 2ms);
   const auto began = std::chrono::steady_clock::now();
   f.server.stop();
   f.server.stop();

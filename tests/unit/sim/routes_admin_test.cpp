@@ -5,6 +5,7 @@
 
 #include "front_fixture.hpp"
 #include "servebench/wire/prometheus.hpp"
+#include "support/wait_for.hpp"
 
 using namespace servebench;
 using namespace servebench::sim;
@@ -21,12 +22,7 @@ double metric(Front& f, std::string_view name) {
 
 // Polls /metrics until `predicate` holds or 10 s pass (the server offers no notification).
 bool eventually(Front& f, std::string_view name, const std::function<bool(double)>& predicate) {
-  const auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (predicate(metric(f, name))) return true;
-    std::this_thread::sleep_for(2ms);
-  }
-  return false;
+  return servebench::testing::wait_until([&] { return predicate(metric(f, name)); }, 10s, 2ms);
 }
 
 }  // namespace
