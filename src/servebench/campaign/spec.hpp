@@ -1,5 +1,5 @@
 #pragma once
-// The campaign file (DESIGN.md "Campaign file"): arms × scenarios × concurrency ladder under one
+// The campaign file (docs/campaign-file.md): arms × scenarios × concurrency ladder under one
 // measurement protocol. Read strictly (unknown keys, wrong types, bad expressions, duplicate names
 // are errors naming file:line:col) and completely before anything is launched.
 #include <chrono>

@@ -1,4 +1,4 @@
-// llama-server. Sources: server-apis.md §2–§5 (tools/server README, server-context.cpp, server-task.cpp)
+// llama-server. docs/engines.md; sources (tools/server README, server-context.cpp, server-task.cpp)
 // and the recorded responses in tests/fixtures/llamacpp/.
 #include <boost/json.hpp>
 

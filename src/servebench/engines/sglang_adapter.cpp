@@ -1,4 +1,4 @@
-// SGLang (and the simulator, which speaks SGLang's control plane). Sources: server-apis.md §2–§5.
+// SGLang (and the simulator, which speaks SGLang's control plane). docs/engines.md; sources.
 #include <boost/json.hpp>
 
 #include "servebench/engines/basic_adapter.hpp"

@@ -1,4 +1,4 @@
-// trtllm-serve. Sources: server-apis.md §2–§5 (serve/openai_server.py register_routes). The JSON
+// trtllm-serve. docs/engines.md; sources (serve/openai_server.py register_routes). The JSON
 // /metrics field names (kvCacheStats.reusedBlocks/missedBlocks, numActiveRequests,
 // numQueuedRequests) come from the reference notes and are not verified against a live server.
 #include <boost/json.hpp>

@@ -1,4 +1,4 @@
-// vLLM. Sources: server-apis.md §2–§5 (serve/cache api_router, v1/metrics/loggers.py, spec_decode/metrics.py).
+// vLLM. docs/engines.md; sources (serve/cache api_router, v1/metrics/loggers.py, spec_decode/metrics.py).
 #include <boost/json.hpp>
 
 #include "servebench/engines/basic_adapter.hpp"

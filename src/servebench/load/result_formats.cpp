@@ -1,4 +1,4 @@
-// sglang bench_serving and vLLM bench serve result objects (peer-clients.md §c); each format is
+// sglang bench_serving and vLLM bench serve result objects (docs/formats.md "bench results"); each format is
 // written here and nowhere else.
 #include "servebench/load/result_formats.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// The run's result as one JSON object: sglang bench_serving's keys (peer-clients.md §c) or
+// The run's result as one JSON object: sglang bench_serving's keys (docs/formats.md "bench results") or
 // vLLM bench serve's, plus servebench's own keys (schema, definitions, client health, cache, …).
 // `--output-file` appends it as one line. Undefined statistics are null.
 #include <cstdint>

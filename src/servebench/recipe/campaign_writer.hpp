@@ -1,5 +1,5 @@
 #pragma once
-// `recipe campaign`: a campaign file (DESIGN.md "Campaign file") whose arms are rendered selections,
+// `recipe campaign`: a campaign file (docs/campaign-file.md) whose arms are rendered selections,
 // closing the loop recipe → campaign → evidence → status. Each arm carries
 //   recipe: {catalog: <catalog name>, select: <canonical selection>}
 // which the campaign copies into server_facts.json so `recipe status` can tell a stale measurement

@@ -1,5 +1,5 @@
 #pragma once
-// Verification status of a selection from ledger evidence (DESIGN.md: the fingerprint links a recipe
+// Verification status of a selection from ledger evidence (docs/formats.md: the fingerprint links a recipe
 // to its evidence):
 //   verified   an `ok` point whose server fingerprint equals the rendered command's, whose arm
 //              passed the quality gate and ran on the selection's hardware exists; the engines it

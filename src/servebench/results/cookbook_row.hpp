@@ -1,5 +1,5 @@
 #pragma once
-// The SGLang cookbook benchmark row (reference/server-apis.md §7): the wire format servebench
+// The SGLang cookbook benchmark row (docs/engines.md "SGLang cookbook benchmark rows"): the wire format servebench
 // exports so measured points can be pasted into a cookbook `<model>-benchmarks.jsx`. Written here
 // and nowhere else; the report and the recipe module both build rows through this header.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// The ledger record `servebench.point/1` (DESIGN.md "Ledger record"): one measured, skipped or
+// The ledger record `servebench.point/1` (docs/formats.md "Ledger record"): one measured, skipped or
 // failed point of a campaign. Reports, recipes and users' scripts read it; keys are a contract.
 #include <cstdint>
 #include <optional>

@@ -9,7 +9,7 @@
 
 namespace servebench::util {
 
-// What kind of failure, so the CLI can map it to an exit code (DESIGN.md: 2 bad input, 3 unreachable).
+// What kind of failure, so the CLI can map it to an exit code (util/exit_code.hpp: 2 bad input, 3 unreachable).
 enum class ErrorKind {
   failed,       // generic operational failure
   bad_input,    // a file, flag or value the user must fix (exit 2)
@@ -19,7 +19,7 @@ enum class ErrorKind {
 
 struct Error {
   ErrorKind kind = ErrorKind::failed;
-  std::string message;  // lowercase, no final period, names the object (STYLE.md)
+  std::string message;  // lowercase, no final period, names the object
 };
 
 template <class T>

@@ -9,7 +9,7 @@ namespace {
 
 namespace json = boost::json;
 
-// peer-clients.md §(c): the keys sglang bench_serving writes (without --cache-report).
+// The keys sglang bench_serving writes (without --cache-report), listed from its source.
 const char* const k_sglang_keys[] = {
     "tag", "backend", "dataset_name", "request_rate", "max_concurrency", "sharegpt_output_len", "random_input_len",
     "random_output_len", "random_range_ratio", "server_info", "duration", "completed", "total_input_tokens",
