@@ -45,12 +45,12 @@ struct ServeSimFlags {
 
 void define_parallel_and_memory(CLI::App& c, ServeSimFlags& f) {
   auto& k = f.config;
-  c.add_option("--tp-size,--tp", k.tp_size, "tensor parallel size")->capture_default_str()->group(k_simulated);
-  c.add_option("--pp-size,--pp", k.pp_size, "pipeline parallel size")->capture_default_str()->group(k_simulated);
-  c.add_option("--ep-size,--ep", k.ep_size, "expert parallel size (divides --tp-size)")
+  c.add_option("--tp-size,--tp,--tensor-parallel-size", k.tp_size, "tensor parallel size")->capture_default_str()->group(k_simulated);
+  c.add_option("--pp-size,--pp,--pipeline-parallel-size", k.pp_size, "pipeline parallel size")->capture_default_str()->group(k_simulated);
+  c.add_option("--ep-size,--ep,--expert-parallel-size", k.ep_size, "expert parallel size (divides --tp-size)")
       ->capture_default_str()
       ->group(k_simulated);
-  c.add_option("--dp-size,--dp", k.dp_size, "data parallel size (only 1 is simulated)")
+  c.add_option("--dp-size,--dp,--data-parallel-size", k.dp_size, "data parallel size (only 1 is simulated)")
       ->capture_default_str()
       ->group(k_simulated);
   c.add_option("--mem-fraction-static", k.mem_fraction_static, "GPU memory for weights + KV (default: SGLang's by TP)")
@@ -176,7 +176,8 @@ void define_sim_flags(CLI::App& c, ServeSimFlags& f) {
       ->group(k_sim);
 }
 
-// Every flag of data/flags/sglang.yaml the options above do not cover: accepted, recorded, echoed.
+// Every SGLang flag (the flag list, data/flags/sglang.tsv) the options above do not cover: accepted,
+// recorded, echoed.
 void define_recorded_flags(CLI::App& c, ServeSimFlags& f) {
   const auto registry = flags::flag_registry(flags::Dialect::sglang);
   if (!registry) return;  // a broken data file: the command reports it when run

@@ -91,7 +91,9 @@ Result<std::optional<std::string>> CommandReader::take_value(std::size_t& i, Fla
     case FlagArity::one:
       if (i + 1 >= m_words.size()) return util::failf(ErrorKind::bad_input, "flag {} needs a value", name);
       return m_words[++i];
+    case FlagArity::optional:
     case FlagArity::many: {
+      if (!next_is_value && arity == FlagArity::optional) return std::nullopt;
       if (!next_is_value) return util::failf(ErrorKind::bad_input, "flag {} needs at least one value", name);
       std::string joined;
       while (i + 1 < m_words.size() && !is_flag_word(m_words[i + 1])) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 
+#include "servebench/flags/flag_list.hpp"
 #include "servebench/util/embedded_data.hpp"
 #include "servebench/util/strings.hpp"
 #include "servebench/util/yaml_file.hpp"
@@ -39,7 +40,8 @@ Result<FlagArity> parse_arity(const std::string& file, const YAML::Node& n, cons
   if (text == "none") return FlagArity::none;
   if (text == "one") return FlagArity::one;
   if (text == "many") return FlagArity::many;
-  return std::unexpected(util::yaml_error(file, n, fmt::format("value '{}' must be none, one or many", text)));
+  if (text == "optional") return FlagArity::optional;
+  return std::unexpected(util::yaml_error(file, n, fmt::format("value '{}' must be none, one, many or optional", text)));
 }
 
 Result<FlagSpec> parse_flag(const std::string& file, const YAML::Node& node) {
@@ -84,6 +86,66 @@ Result<std::vector<FlagSpec>> parse_flags(const std::string& file, const YAML::N
     out.push_back(std::move(*spec));
   }
   return out;
+}
+
+FlagSpec* find_named(std::vector<FlagSpec>& flags, std::string_view name) {
+  for (auto& f : flags) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+Result<ValueRange> parse_range(const std::string& file, const YAML::Node& node, std::string& flag) {
+  auto map = util::YamlMap::of(file, node, "range");
+  if (!map) return std::unexpected(map.error());
+  auto name = map->required_string("flag");
+  auto min = map->optional_double("min");
+  auto above = map->optional_double("above");
+  auto max = map->optional_double("max");
+  auto below = map->optional_double("below");
+  auto reason = map->optional_string("reason");
+  if (auto e = first_error(name, min, above, max, below, reason)) return std::unexpected(*e);
+  if (auto done = map->finish(); !done) return std::unexpected(done.error());
+  if ((*min && *above) || (*max && *below) || (!*min && !*above && !*max && !*below)) {
+    return std::unexpected(util::yaml_error(file, node, "a range needs one lower bound (min or above) and/or one upper bound (max or below)"));
+  }
+  flag = *name;
+  ValueRange r;
+  r.min = *min ? *min : *above;
+  r.min_exclusive = above->has_value();
+  r.max = *max ? *max : *below;
+  r.max_exclusive = below->has_value();
+  r.reason = reason->value_or("");
+  return r;
+}
+
+// Specs from a compiled-in flag list (`flag_list`), with what the list cannot say: flags that do not
+// change what is measured (`not_behavioural`) and value ranges (`ranges`). No list: no specs.
+Result<std::vector<FlagSpec>> listed_flags(const std::string& file, util::YamlMap& map) {
+  auto list = map.optional_string("flag_list");
+  auto quiet = map.string_list("not_behavioural");
+  if (auto e = first_error(list, quiet)) return std::unexpected(*e);
+  const YAML::Node ranges = map.node("ranges");
+  if (!*list) {
+    if (!quiet->empty() || ranges.IsDefined()) return std::unexpected(util::yaml_error(file, map.self(), "not_behavioural and ranges need a flag_list"));
+    return std::vector<FlagSpec>{};
+  }
+  auto specs = flag_list_specs(**list);
+  if (!specs) return std::unexpected(util::yaml_error(file, map.node("flag_list"), specs.error().message));
+  for (const auto& name : *quiet) {
+    FlagSpec* spec = find_named(*specs, name);
+    if (spec == nullptr) return std::unexpected(util::yaml_error(file, map.node("not_behavioural"), fmt::format("{} is not in {}", name, **list)));
+    spec->behavioural = false;
+  }
+  for (const auto& item : ranges) {
+    std::string flag;
+    auto range = parse_range(file, item, flag);
+    if (!range) return std::unexpected(range.error());
+    FlagSpec* spec = find_named(*specs, flag);
+    if (spec == nullptr) return std::unexpected(util::yaml_error(file, item, fmt::format("{} is not in {}", flag, **list)));
+    spec->range = std::move(*range);
+  }
+  return specs;
 }
 
 const FlagSpec* find_in(const std::vector<FlagSpec>& flags, std::string_view word) {
@@ -137,8 +199,10 @@ util::Result<FlagRegistry> FlagRegistry::parse(const std::string& yaml_text, con
   auto dash = map->optional_bool("underscore_as_dash");
   auto program = map->optional_string("overlay_program");
   auto overlay_prefixes = map->string_list("overlay_prefixes");
+  auto abbreviations = map->optional_bool("abbreviations");
+  auto listed = listed_flags(file, *map);
   auto flags = parse_flags(file, map->node("flags"));
-  if (auto e = first_error(prefixes, ignored, after, pflag, dash, program, overlay_prefixes, flags)) {
+  if (auto e = first_error(prefixes, ignored, after, pflag, dash, program, overlay_prefixes, abbreviations, listed, flags)) {
     return std::unexpected(*e);
   }
   if (auto done = map->finish(); !done) return std::unexpected(done.error());
@@ -147,12 +211,28 @@ util::Result<FlagRegistry> FlagRegistry::parse(const std::string& yaml_text, con
   r.m_positional_after = *after;
   r.m_positional_flag = pflag->value_or("");
   r.m_underscore_as_dash = dash->value_or(false);
+  r.m_abbreviations = abbreviations->value_or(false);
   if (*program) {
     r.m_overlay = FlagOverlay{**program, *overlay_prefixes, std::move(*flags)};
-  } else {
-    r.m_flags = std::move(*flags);
+    return r;
   }
+  r.m_flags = std::move(*listed);
+  for (auto& f : *flags) {
+    if (find_in(r.m_flags, f.name) != nullptr) {
+      return util::failf(util::ErrorKind::bad_input, "{}: flag {} is already in the flag list", file, f.name);
+    }
+    r.m_flags.push_back(std::move(f));
+  }
+  r.index();
   return r;
+}
+
+void FlagRegistry::index() {
+  m_by_spelling.clear();
+  for (std::size_t i = 0; i < m_flags.size(); ++i) {
+    m_by_spelling.emplace(m_flags[i].name, i);
+    for (const auto& a : m_flags[i].aliases) m_by_spelling.emplace(a, i);
+  }
 }
 
 FlagRegistry FlagRegistry::empty(Dialect d) {
@@ -167,7 +247,24 @@ std::string FlagRegistry::spelling(std::string_view word) const {
   return out;
 }
 
-const FlagSpec* FlagRegistry::find(std::string_view word) const { return find_in(m_flags, spelling(word)); }
+const FlagSpec* FlagRegistry::find_exact(std::string_view word) const {
+  const auto it = m_by_spelling.find(spelling(word));
+  return it == m_by_spelling.end() ? nullptr : &m_flags[it->second];
+}
+
+const FlagSpec* FlagRegistry::find(std::string_view word) const {
+  if (const FlagSpec* exact = find_exact(word)) return exact;
+  if (!m_abbreviations || !word.starts_with("--") || word.size() < 3) return nullptr;
+  // argparse takes a prefix of one option's spellings as that option.
+  const std::string w = spelling(word);
+  const FlagSpec* only = nullptr;
+  for (auto it = m_by_spelling.lower_bound(w); it != m_by_spelling.end() && it->first.starts_with(w); ++it) {
+    const FlagSpec* spec = &m_flags[it->second];
+    if (only != nullptr && only != spec) return nullptr;
+    only = spec;
+  }
+  return only;
+}
 
 const FlagOverlay* FlagRegistry::overlay_for(std::span<const std::string> program_words) const {
   for (const auto& overlay : m_overlays) {

@@ -50,7 +50,9 @@ class Linter {
  private:
   void check_selection(const Selection& s, const Cell& cell);
   void check_validated_on(const Selection& s, const Cell& cell);
+  void check_spellings(const Selection& s, const Cell& cell, const Composition& composed);
   void check_keys();
+  void check_extra_flags();
   void add(const Cell* cell, const Selection& s, Finding f);
 
   const Catalog& m_catalog;
@@ -92,6 +94,30 @@ void Linter::check_validated_on(const Selection& s, const Cell& cell) {
   }
 }
 
+// A flag the engine takes only as an abbreviation of another (argparse): spell it out.
+void Linter::check_spellings(const Selection& s, const Cell& cell, const Composition& composed) {
+  for (const auto& e : composed.flags) {
+    const std::string word(flag_family(e.text));
+    if (m_registry.find_exact(word) != nullptr) continue;
+    const flags::FlagSpec* spec = m_registry.find(word);
+    if (spec == nullptr) continue;
+    add(&cell, s, {"abbreviated-flag", Severity::warning, "", {}, e.where, spec->name, e.origin,
+                   fmt::format("{} is read as {} (an abbreviation the parser accepts); write {}", word, spec->name, spec->name)});
+  }
+}
+
+// Extra flags the engine's flag list already has are stale declarations.
+void Linter::check_extra_flags() {
+  for (const auto& x : m_catalog.extra_flags) {
+    const flags::FlagSpec* spec = m_registry.find_exact(x.name);
+    if (spec == nullptr) continue;
+    add(nullptr, cell_selection(m_catalog, m_catalog.cells.front()),
+        {"extra-flag-known", Severity::warning, "", {}, x.where, spec->name, "extra_flags",
+         fmt::format("{} (since {}) is in the {} flag list now; remove it from extra_flags", x.name, x.since,
+                     flags::to_string(m_catalog.engine))});
+  }
+}
+
 void Linter::check_selection(const Selection& s, const Cell& cell) {
   ++m_report.selections_checked;
   check_validated_on(s, cell);
@@ -101,6 +127,7 @@ void Linter::check_selection(const Selection& s, const Cell& cell) {
   if (!command) return add(&cell, s, {"render", Severity::error, "", {}, "", "", "", command.error().message});
   const Option& hw = chosen(m_catalog, s, 0);
   const Composition composed = compose(m_catalog, s, cell);
+  check_spellings(s, cell, composed);
   const bool verified = badge_of(m_catalog, s, cell) == Badge::verified && !m_catalog.lint.strict_on_verified;
   for (auto& f : lint_command({*command, m_catalog, composed.nnodes, hw.gpu, hw.gpus_per_node}, m_facts)) {
     Source source = f.flag.empty() ? Source{} : source_of(m_registry, composed, f.flag);
@@ -131,6 +158,7 @@ void Linter::check_keys() {
 }
 
 LintReport Linter::run() {
+  check_extra_flags();
   check_keys();
   auto selections = all_selections(m_catalog);
   std::stable_sort(selections.begin(), selections.end(), [&](const Selection& a, const Selection& b) {

@@ -1,8 +1,9 @@
 #pragma once
 // `recipe lint`: every selection the page can reach is rendered and judged (lint_command.hpp), plus
-// catalog-level rules: unvalidated-hardware (an option marked validated_on other hardware),
-// missing-cell (a key no rule greys out but no cell serves), unreachable-cell (a cell every
-// selection of which is greyed out). One mistake is one finding: findings that name the same rule,
+// abbreviated-flag (a flag the parser takes only as an abbreviation of another), and catalog-level
+// rules: unvalidated-hardware (an option marked validated_on other hardware), missing-cell (a key
+// no rule greys out but no cell serves), unreachable-cell (a cell every selection of which is
+// greyed out), extra-flag-known (an extra flag the engine's flag list has by now). One mistake is one finding: findings that name the same rule,
 // flag, catalog entry and message are merged, listing every selection they affect.
 // Rules from engine knowledge (conflict, arch-backend, divisibility-*) that fire on a selection the
 // catalog marks verified are warnings — the measurement outranks the rule — unless the catalog sets

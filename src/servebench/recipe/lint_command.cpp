@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "servebench/flags/flag_values.hpp"
 #include "servebench/recipe/parallelism.hpp"
 #include "servebench/util/strings.hpp"
 
@@ -13,11 +14,57 @@ namespace {
 
 using Findings = std::vector<CommandFinding>;
 
+const ExtraFlag* extra_of(const Catalog& c, std::string_view name) {
+  for (const auto& x : c.extra_flags) {
+    if (x.name == name || std::find(x.aliases.begin(), x.aliases.end(), name) != x.aliases.end()) return &x;
+  }
+  return nullptr;
+}
+
+flags::FlagSpec spec_of(const ExtraFlag& x) {
+  flags::FlagSpec spec;
+  spec.name = x.name;
+  spec.aliases = x.aliases;
+  spec.arity = x.takes_value ? flags::FlagArity::one : flags::FlagArity::none;
+  spec.type = x.type;
+  spec.choices = x.choices;
+  return spec;
+}
+
+std::string_view rule_of(flags::ValueProblem::Kind k) {
+  switch (k) {
+    case flags::ValueProblem::Kind::choice: return "invalid-choice";
+    case flags::ValueProblem::Kind::range: return "out-of-range";
+    case flags::ValueProblem::Kind::type:
+    case flags::ValueProblem::Kind::arity: return "invalid-type";
+  }
+  return "invalid-type";
+}
+
+// Values the engine's parser would refuse: the flag list's types and choices, the data's ranges,
+// and the catalog's extra flags.
+void value_checks(const CommandUnderLint& c, Findings& out) {
+  auto registry = flags::flag_registry(c.catalog.engine);
+  if (!registry) return;
+  for (const auto* list : {&c.command.flags, &c.command.dropped}) {
+    for (const auto& f : *list) {
+      const flags::FlagSpec* spec = (*registry)->find(f.name);
+      const ExtraFlag* extra = spec == nullptr ? extra_of(c.catalog, f.name) : nullptr;
+      if (spec == nullptr && extra == nullptr) continue;
+      const auto problem = spec != nullptr ? flags::value_problem(*spec, f.value) : flags::value_problem(spec_of(*extra), f.value);
+      if (problem) out.push_back({std::string(rule_of(problem->kind)), Severity::error, f.name, problem->message});
+    }
+  }
+}
+
 void flag_checks(const CommandUnderLint& c, Findings& out) {
   const std::string engine(flags::to_string(c.catalog.engine));
   for (const auto& name : c.command.unknown) {
-    out.push_back({"unknown-flag", Severity::error, name, fmt::format("not a {} flag (data/flags/{}.yaml)", engine, engine)});
+    if (extra_of(c.catalog, name) != nullptr) continue;
+    out.push_back({"unknown-flag", Severity::error, name,
+                   fmt::format("not in the {} flag list; a flag of a newer release belongs in extra_flags with its version", engine)});
   }
+  value_checks(c, out);
   std::map<std::string, std::vector<std::string>> seen;
   for (const auto* list : {&c.command.flags, &c.command.dropped}) {
     for (const auto& f : *list) seen[f.name].push_back(f.value.value_or("(switch)"));

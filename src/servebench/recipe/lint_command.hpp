@@ -1,8 +1,9 @@
 #pragma once
 // Lint rules that judge one rendered launch command of a catalog cell:
-//   unknown-flag, duplicate-flag, redundant-default, arch-backend, parallelism, divisibility-ep,
-//   divisibility-dp, divisibility-moe, divisibility-heads, divisibility-kv-heads, gpu-count,
-//   nnodes-mismatch, conflict.
+//   unknown-flag (not in the engine's flag list nor the catalog's extra_flags), invalid-type,
+//   invalid-choice, out-of-range (flags::value_problem), duplicate-flag, redundant-default,
+//   arch-backend, parallelism, divisibility-ep, divisibility-dp, divisibility-moe,
+//   divisibility-heads, divisibility-kv-heads, gpu-count, nnodes-mismatch, conflict.
 #include <string>
 #include <vector>
 

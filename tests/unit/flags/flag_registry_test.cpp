@@ -51,7 +51,7 @@ TEST(FlagRegistry, RejectsUnknownKeyWithPosition) {
 TEST(FlagRegistry, RejectsBadArityAndBadName) {
   auto arity = FlagRegistry::parse("dialect: sglang\nflags:\n  - {name: --x, value: two}\n", "s.yaml");
   ASSERT_FALSE(arity);
-  EXPECT_NE(arity.error().message.find("none, one or many"), std::string::npos);
+  EXPECT_NE(arity.error().message.find("none, one, many or optional"), std::string::npos);
   auto name = FlagRegistry::parse("dialect: sglang\nflags:\n  - {name: tp-size}\n", "s.yaml");
   ASSERT_FALSE(name);
   EXPECT_NE(name.error().message.find("must start with '-'"), std::string::npos);
@@ -98,6 +98,46 @@ TEST(FlagRegistry, ShippedSglangCoversCookbookFlags) {
   EXPECT_EQ((*reg)->find("--ep-size")->default_value, "1");
   EXPECT_FALSE((*reg)->find("--port")->behavioural);
   EXPECT_FALSE((*reg)->find("--enable-metrics")->behavioural);
+}
+
+TEST(FlagRegistry, ShippedSglangIsTheCompiledFlagList) {
+  auto reg = flag_registry(Dialect::sglang);
+  ASSERT_TRUE(reg);
+  EXPECT_EQ((*reg)->flags().size(), 497u);  // every row of data/flags/sglang.tsv
+  const FlagSpec* kv = (*reg)->find("--kv-cache-dtype");
+  ASSERT_NE(kv, nullptr);
+  EXPECT_EQ(kv->type, "str");
+  EXPECT_EQ(kv->choices.front(), "auto");
+  EXPECT_FALSE(kv->choices_computed);
+  EXPECT_TRUE((*reg)->find("--reasoning-parser")->choices_computed);
+  EXPECT_EQ((*reg)->find("--tensor-parallel-size")->name, "--tp-size");
+  ASSERT_TRUE((*reg)->find("--mem-fraction-static")->range);
+  EXPECT_EQ((*reg)->find("--mem-fraction-static")->range->max, 1.0);
+  EXPECT_EQ((*reg)->find("--uvicorn-access-log-exclude-prefixes")->arity, FlagArity::optional);
+}
+
+TEST(FlagRegistry, ArgparseAbbreviationNamingOneFlagOnly) {
+  auto reg = flag_registry(Dialect::sglang);
+  ASSERT_TRUE(reg);
+  EXPECT_EQ((*reg)->find("--tp")->name, "--tp-size");
+  EXPECT_EQ((*reg)->find_exact("--tp"), nullptr);
+  EXPECT_EQ((*reg)->find("--pp"), nullptr);  // --pp-size, --pp-max-micro-batch-size, --pp-async-batch-depth
+  EXPECT_EQ((*reg)->find("--speculative-num-draft")->name, "--speculative-num-draft-tokens");
+  auto plain = FlagRegistry::parse("dialect: vllm\nflags:\n  - {name: --tensor-parallel-size}\n", "v.yaml");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->find("--tensor"), nullptr);  // abbreviations only where the data says the parser takes them
+}
+
+TEST(FlagRegistry, BehaviourAndRangesNeedAListedFlag) {
+  const auto unknown = FlagRegistry::parse("dialect: sglang\nflag_list: sglang.tsv\nnot_behavioural: [--hots]\n", "s.yaml");
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().message, "s.yaml:3:18: --hots is not in sglang.tsv");
+  const auto range = FlagRegistry::parse("dialect: sglang\nflag_list: sglang.tsv\nranges: [{flag: --tp-size, min: 1, above: 0}]\n", "s.yaml");
+  ASSERT_FALSE(range);
+  EXPECT_NE(range.error().message.find("one lower bound"), std::string::npos) << range.error().message;
+  const auto nolist = FlagRegistry::parse("dialect: sglang\nflag_list: nope.tsv\n", "s.yaml");
+  ASSERT_FALSE(nolist);
+  EXPECT_NE(nolist.error().message.find("no flag list data/flags/nope.tsv was compiled in"), std::string::npos);
 }
 
 TEST(FlagRegistry, SimOverlayIsSelectedByProgramWord) {
