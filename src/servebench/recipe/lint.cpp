@@ -51,9 +51,11 @@ class Linter {
   void check_selection(const Selection& s, const Cell& cell);
   void check_validated_on(const Selection& s, const Cell& cell);
   void check_spellings(const Selection& s, const Cell& cell, const Composition& composed);
+  void check_strip(const Selection& s, const Cell& cell);
+  bool known_flag(std::string_view name) const;
   void check_keys();
   void check_extra_flags();
-  void add(const Cell* cell, const Selection& s, Finding f);
+  void add(const Cell* cell, const Selection& s, Finding f, const std::string& context = "");
 
   const Catalog& m_catalog;
   const LintFacts& m_facts;
@@ -62,24 +64,28 @@ class Linter {
   struct Found {
     const Cell* cell;  // of the first selection that showed it
     Finding finding;
+    std::vector<std::string> contexts;  // what differs by selection, each once
   };
   std::vector<Found> m_found;
   std::map<std::tuple<std::string, Severity, std::string, std::string, std::string>, std::size_t> m_index;
 };
 
-void Linter::add(const Cell* cell, const Selection& s, Finding f) {
+void Linter::add(const Cell* cell, const Selection& s, Finding f, const std::string& context) {
   if (f.where.empty()) f.where = cell != nullptr ? cell->where : m_catalog.file;
   const std::string text = to_string(m_catalog, s);
   const auto key = std::make_tuple(f.rule, f.severity, f.flag, f.where, f.message);
-  if (auto it = m_index.find(key); it != m_index.end()) {
-    auto& selections = m_found[it->second].finding.selections;
-    if (std::find(selections.begin(), selections.end(), text) == selections.end()) selections.push_back(text);
-    return;
+  auto it = m_index.find(key);
+  if (it == m_index.end()) {
+    f.selection = text;
+    it = m_index.emplace(key, m_found.size()).first;
+    m_found.push_back({cell, std::move(f), {}});
   }
-  f.selection = text;
-  f.selections = {text};
-  m_index.emplace(key, m_found.size());
-  m_found.push_back({cell, std::move(f)});
+  Found& found = m_found[it->second];
+  auto& selections = found.finding.selections;
+  if (std::find(selections.begin(), selections.end(), text) == selections.end()) selections.push_back(text);
+  if (!context.empty() && std::find(found.contexts.begin(), found.contexts.end(), context) == found.contexts.end()) {
+    found.contexts.push_back(context);
+  }
 }
 
 void Linter::check_validated_on(const Selection& s, const Cell& cell) {
@@ -91,6 +97,30 @@ void Linter::check_validated_on(const Selection& s, const Cell& cell) {
     add(&cell, s, {"unvalidated-hardware", Severity::warning, "", {}, o.where, "",
                    fmt::format("{} {}={}", d.kind == DimKind::overlay ? "overlay" : "option", d.id, o.id),
                    fmt::format("{}={} is validated only on {}", d.id, o.id, util::join(o.validated_on, ", "))});
+  }
+}
+
+bool Linter::known_flag(std::string_view name) const {
+  if (m_registry.find_exact(name) != nullptr) return true;
+  return std::any_of(m_catalog.extra_flags.begin(), m_catalog.extra_flags.end(), [&](const ExtraFlag& x) {
+    return x.name == name || std::find(x.aliases.begin(), x.aliases.end(), name) != x.aliases.end();
+  });
+}
+
+// strip_prefixes entries of contributing overlays that name no flag strip nothing.
+void Linter::check_strip(const Selection& s, const Cell& cell) {
+  for (std::size_t i = m_catalog.key_dims(); i < m_catalog.dims.size(); ++i) {
+    if (!contributes(m_catalog, s, i)) continue;
+    const Option& o = chosen(m_catalog, s, i);
+    const EntryList* strip = o.strip_prefixes.pick(s.options);
+    if (strip == nullptr) continue;
+    for (const auto& e : *strip) {
+      if (known_flag(e.text)) continue;
+      add(&cell, s, {"unknown-flag", Severity::error, "", {}, e.where, e.text,
+                     fmt::format("overlay {}={} strip_prefixes", m_catalog.dims[i].id, o.id),
+                     fmt::format("strip_prefixes names {}, which is not a {} flag: it replaces nothing", e.text,
+                                 flags::to_string(m_catalog.engine))});
+    }
   }
 }
 
@@ -128,6 +158,7 @@ void Linter::check_selection(const Selection& s, const Cell& cell) {
   const Option& hw = chosen(m_catalog, s, 0);
   const Composition composed = compose(m_catalog, s, cell);
   check_spellings(s, cell, composed);
+  check_strip(s, cell);
   const bool verified = badge_of(m_catalog, s, cell) == Badge::verified && !m_catalog.lint.strict_on_verified;
   for (auto& f : lint_command({*command, m_catalog, composed.nnodes, hw.gpu, hw.gpus_per_node}, m_facts)) {
     Source source = f.flag.empty() ? Source{} : source_of(m_registry, composed, f.flag);
@@ -135,7 +166,8 @@ void Linter::check_selection(const Selection& s, const Cell& cell) {
       f.severity = Severity::warning;
       f.message += "; a warning because the catalog marks this selection verified (lint.strict_on_verified: true makes it an error)";
     }
-    add(&cell, s, {f.rule, f.severity, "", {}, std::move(source.where), f.flag, std::move(source.origin), std::move(f.message)});
+    add(&cell, s, {f.rule, f.severity, "", {}, std::move(source.where), f.flag, std::move(source.origin), std::move(f.message)},
+        f.context);
   }
 }
 
@@ -171,7 +203,10 @@ LintReport Linter::run() {
   // Catalog-level findings (no cell) first, then cells in catalog order.
   const auto rank = [&](const Cell* c) { return c == nullptr ? -1 : static_cast<long>(c - m_catalog.cells.data()); };
   std::stable_sort(m_found.begin(), m_found.end(), [&](const Found& a, const Found& b) { return rank(a.cell) < rank(b.cell); });
-  for (auto& found : m_found) m_report.findings.push_back(std::move(found.finding));
+  for (auto& found : m_found) {
+    if (!found.contexts.empty()) found.finding.message += "; " + util::join(found.contexts, "; ");
+    m_report.findings.push_back(std::move(found.finding));
+  }
   return std::move(m_report);
 }
 

@@ -14,6 +14,10 @@ namespace {
 
 using Findings = std::vector<CommandFinding>;
 
+CommandFinding finding(std::string rule, Severity severity, std::string flag, std::string message, std::string context = "") {
+  return {std::move(rule), severity, std::move(flag), std::move(message), std::move(context)};
+}
+
 const ExtraFlag* extra_of(const Catalog& c, std::string_view name) {
   for (const auto& x : c.extra_flags) {
     if (x.name == name || std::find(x.aliases.begin(), x.aliases.end(), name) != x.aliases.end()) return &x;
@@ -52,7 +56,7 @@ void value_checks(const CommandUnderLint& c, Findings& out) {
       const ExtraFlag* extra = spec == nullptr ? extra_of(c.catalog, f.name) : nullptr;
       if (spec == nullptr && extra == nullptr) continue;
       const auto problem = spec != nullptr ? flags::value_problem(*spec, f.value) : flags::value_problem(spec_of(*extra), f.value);
-      if (problem) out.push_back({std::string(rule_of(problem->kind)), Severity::error, f.name, problem->message});
+      if (problem) out.push_back(finding(std::string(rule_of(problem->kind)), Severity::error, f.name, problem->message));
     }
   }
 }
@@ -61,8 +65,8 @@ void flag_checks(const CommandUnderLint& c, Findings& out) {
   const std::string engine(flags::to_string(c.catalog.engine));
   for (const auto& name : c.command.unknown) {
     if (extra_of(c.catalog, name) != nullptr) continue;
-    out.push_back({"unknown-flag", Severity::error, name,
-                   fmt::format("not in the {} flag list; a flag of a newer release belongs in extra_flags with its version", engine)});
+    out.push_back(finding("unknown-flag", Severity::error, name,
+                   fmt::format("not in the {} flag list; a flag of a newer release belongs in extra_flags with its version", engine)));
   }
   value_checks(c, out);
   std::map<std::string, std::vector<std::string>> seen;
@@ -71,13 +75,13 @@ void flag_checks(const CommandUnderLint& c, Findings& out) {
   }
   for (const auto& [name, values] : seen) {
     if (values.size() < 2) continue;
-    out.push_back({"duplicate-flag", Severity::error, name,
-                   fmt::format("given {} times after overlays ({}); strip the earlier one", values.size(), util::join(values, ", "))});
+    out.push_back(finding("duplicate-flag", Severity::error, name,
+                   fmt::format("given {} times after overlays ({}); strip the earlier one", values.size(), util::join(values, ", "))));
   }
   if (auto defaults = flags::defaults_left_explicit(c.command)) {
     for (const auto& f : *defaults) {
-      out.push_back({"redundant-default", Severity::warning, f.name,
-                     fmt::format("{} {} is the engine default; leave it out", f.name, f.value.value_or(""))});
+      out.push_back(finding("redundant-default", Severity::warning, f.name,
+                     fmt::format("{} {} is the engine default; leave it out", f.name, f.value.value_or(""))));
     }
   }
 }
@@ -88,39 +92,39 @@ void arch_checks(const CommandUnderLint& c, const LintFacts& facts, Findings& ou
     for (const auto& f : c.command.flags) {
       const bool flag_hit = std::find(req.flags.begin(), req.flags.end(), f.name) != req.flags.end();
       if (!flag_hit || !f.value || std::find(req.values.begin(), req.values.end(), *f.value) == req.values.end()) continue;
-      out.push_back({"arch-backend", Severity::error, f.name,
-                     fmt::format("{} {}: {}; {} is sm_{} ({})", f.name, *f.value, req.reason, c.gpu.name, c.gpu.sm, c.gpu.family)});
+      out.push_back(finding("arch-backend", Severity::error, f.name, fmt::format("{} {}: {}", f.name, *f.value, req.reason),
+                     fmt::format("{} is sm_{} ({})", c.gpu.name, c.gpu.sm, c.gpu.family)));
     }
   }
 }
 
 void divisibility_checks(const CommandUnderLint& c, const Parallelism& p, const ParallelismFlags& pf,
                          std::int64_t multiple, Findings& out) {
-  if (p.tp % p.ep != 0) out.push_back({"divisibility-ep", Severity::error, pf.ep, fmt::format("EP {} must divide TP {}", p.ep, p.tp)});
+  if (p.tp % p.ep != 0) out.push_back(finding("divisibility-ep", Severity::error, pf.ep, fmt::format("EP {} must divide TP {}", p.ep, p.tp)));
   if (p.dp_attention && p.tp % p.dp != 0) {
-    out.push_back({"divisibility-dp", Severity::error, pf.dp, fmt::format("DP {} must divide TP {} with DP-attention", p.dp, p.tp)});
+    out.push_back(finding("divisibility-dp", Severity::error, pf.dp, fmt::format("DP {} must divide TP {} with DP-attention", p.dp, p.tp)));
   }
   const ModelFacts& m = c.catalog.model.facts;
   if (m.moe_intermediate_size && p.tp % p.ep == 0) {
     const auto moe_tp = p.moe_tp();
     const auto size = *m.moe_intermediate_size;
     if (size % moe_tp != 0 || (size / moe_tp) % multiple != 0) {
-      out.push_back({"divisibility-moe", Severity::error, pf.tp,
+      out.push_back(finding("divisibility-moe", Severity::error, pf.tp,
                      fmt::format("moe_intermediate_size {} / MoE-TP {} (TP {} / EP {}) = {:g}, not a multiple of {}", size,
-                                 moe_tp, p.tp, p.ep, static_cast<double>(size) / static_cast<double>(moe_tp), multiple)});
+                                 moe_tp, p.tp, p.ep, static_cast<double>(size) / static_cast<double>(moe_tp), multiple)));
     }
   }
   const auto attn_tp = p.attention_tp();
   if (m.attention_heads && *m.attention_heads % attn_tp != 0) {
-    out.push_back({"divisibility-heads", Severity::error, pf.tp,
-                   fmt::format("{} attention heads do not split evenly over attention-TP {}", *m.attention_heads, attn_tp)});
+    out.push_back(finding("divisibility-heads", Severity::error, pf.tp,
+                   fmt::format("{} attention heads do not split evenly over attention-TP {}", *m.attention_heads, attn_tp)));
   }
   if (m.kv_heads && *m.kv_heads > 0) {
     const auto kv = *m.kv_heads;
     const bool even = kv >= attn_tp ? kv % attn_tp == 0 : attn_tp % kv == 0;
     if (!even) {
-      out.push_back({"divisibility-kv-heads", Severity::error, pf.tp,
-                     fmt::format("{} KV heads neither split nor replicate evenly over attention-TP {}", kv, attn_tp)});
+      out.push_back(finding("divisibility-kv-heads", Severity::error, pf.tp,
+                     fmt::format("{} KV heads neither split nor replicate evenly over attention-TP {}", kv, attn_tp)));
     }
   }
 }
@@ -130,13 +134,12 @@ void gpu_checks(const CommandUnderLint& c, const Parallelism& p, const Paralleli
   if (p.gpus() > have) {
     const std::string formula = p.dp_attention ? fmt::format("TP {} x PP {}", p.tp, p.pp)
                                                : fmt::format("TP {} x PP {} x DP {}", p.tp, p.pp, p.dp);
-    out.push_back({"gpu-count", Severity::error, pf.tp,
-                   fmt::format("needs {} GPUs ({}) but {} has {} per node x {} node(s) = {}", p.gpus(), formula, c.gpu.name,
-                               c.gpus_per_node, c.nnodes, have)});
+    out.push_back(finding("gpu-count", Severity::error, pf.tp, fmt::format("needs {} GPUs ({})", p.gpus(), formula),
+                   fmt::format("{} has {} per node x {} node(s) = {}", c.gpu.name, c.gpus_per_node, c.nnodes, have)));
   }
   if (p.nnodes != c.nnodes) {
-    out.push_back({"nnodes-mismatch", Severity::error, pf.nnodes,
-                   fmt::format("{} {} but the selection runs on {} node(s)", pf.nnodes, p.nnodes, c.nnodes)});
+    out.push_back(finding("nnodes-mismatch", Severity::error, pf.nnodes,
+                   fmt::format("{} {} but the selection runs on {} node(s)", pf.nnodes, p.nnodes, c.nnodes)));
   }
 }
 
@@ -146,8 +149,8 @@ void conflict_checks(const CommandUnderLint& c, const EngineLintFacts& e, Findin
   };
   for (const auto& conflict : e.conflicts) {
     if (!std::all_of(conflict.flags.begin(), conflict.flags.end(), has)) continue;
-    out.push_back({"conflict", conflict.severity, conflict.flags.back(),
-                   fmt::format("{}: {} ({})", util::join(conflict.flags, " with "), conflict.reason, conflict.id)});
+    out.push_back(finding("conflict", conflict.severity, conflict.flags.back(),
+                   fmt::format("{}: {} ({})", util::join(conflict.flags, " with "), conflict.reason, conflict.id)));
   }
 }
 
@@ -161,7 +164,7 @@ std::vector<CommandFinding> lint_command(const CommandUnderLint& c, const LintFa
   if (engine == nullptr) return out;
   auto p = parallelism_of(c.command, engine->parallelism);
   if (!p) {
-    out.push_back({"parallelism", Severity::error, "", p.error().message});
+    out.push_back(finding("parallelism", Severity::error, "", p.error().message));
     return out;
   }
   divisibility_checks(c, *p, engine->parallelism, facts.moe_intermediate_multiple, out);

@@ -17,8 +17,9 @@ namespace servebench::recipe {
 struct CommandFinding {
   std::string rule;
   Severity severity = Severity::error;
-  std::string flag;  // canonical name, or ""
-  std::string message;
+  std::string flag;     // canonical name, or ""
+  std::string message;  // the same for every selection with this mistake
+  std::string context;  // what differs by selection ("b200 is sm_100 (blackwell)"), or ""
 };
 
 struct CommandUnderLint {

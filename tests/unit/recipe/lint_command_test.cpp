@@ -61,5 +61,6 @@ TEST(LintCommand, KvHeadsThatNeitherSplitNorReplicate) {
 TEST(LintCommand, GpuCountUsesNodesOfTheCell) {
   const auto f = lint_of(mini(), "x --tp-size 8 --pp-size 2", "b200", 8);
   ASSERT_EQ(rules(f), (std::vector<std::string>{"gpu-count"}));
-  EXPECT_EQ(f[0].message, "needs 16 GPUs (TP 8 x PP 2 x DP 1) but b200 has 8 per node x 1 node(s) = 8");
+  EXPECT_EQ(f[0].message, "needs 16 GPUs (TP 8 x PP 2 x DP 1)");
+  EXPECT_EQ(f[0].context, "b200 has 8 per node x 1 node(s) = 8");
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "catalog_fixture.hpp"
+#include "servebench/util/strings.hpp"
 
 using namespace servebench::recipe;
 using namespace servebench::recipe::testing;
@@ -97,7 +98,7 @@ TEST(Lint, FlashinferTrtllmOnHopperNeedsSm100) {
   EXPECT_TRUE(error->selection.starts_with("hw=h100,strategy=low-latency,quant=fp8")) << error->selection;
   EXPECT_EQ(error->flag, "--moe-runner-backend");
   EXPECT_NE(error->message.find("SM100-class"), std::string::npos);
-  EXPECT_NE(error->message.find("h100 is sm_90 (hopper)"), std::string::npos);
+  EXPECT_TRUE(error->message.ends_with("; h100 is sm_90 (hopper)")) << error->message;
 }
 
 TEST(Lint, SpeculationWithDpAttentionOnAVerifiedCellIsAWarning) {
@@ -190,4 +191,67 @@ TEST(Lint, OverlayDefaultLeftExplicitIsReported) {
   ASSERT_FALSE(found.empty()) << all_text(r);
   EXPECT_EQ(found[0].flag, "--kv-cache-dtype");
   EXPECT_EQ(found[0].origin, "overlay tp=tp8");
+}
+
+namespace {
+
+const std::string k_planted = std::string(SERVEBENCH_SOURCE_DIR) + "/tests/fixtures/recipe/glm-5.3-flash.planted.yaml";
+
+struct Planted {
+  int line = 0;
+  std::string rule;
+};
+
+// The `# planted: <rule>` marks of the fixture, by line.
+std::vector<Planted> planted_marks(const std::string& text) {
+  std::vector<Planted> out;
+  int line = 0;
+  for (const auto l : servebench::util::split(text, '\n')) {
+    ++line;
+    const auto at = l.find("# planted: ");
+    if (at != std::string_view::npos && !l.starts_with("#")) out.push_back({line, std::string(l.substr(at + 11))});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(LintPlanted, EveryPlantedMistakeIsOneFindingAndNothingElse) {
+  const std::string text = text_of(k_planted);
+  const auto marks = planted_marks(text);
+  ASSERT_EQ(marks.size(), 11u);
+  const LintReport r = lint_text(text);
+  EXPECT_EQ(r.findings.size(), marks.size()) << all_text(r);
+  for (const auto& mark : marks) {
+    const std::string at = "catalog.yaml:" + std::to_string(mark.line) + ":";
+    const auto n = std::count_if(r.findings.begin(), r.findings.end(),
+                                 [&](const Finding& f) { return f.rule == mark.rule && f.where.starts_with(at); });
+    EXPECT_EQ(n, 1) << mark.rule << " at line " << mark.line << "\n" << all_text(r);
+  }
+}
+
+TEST(LintPlanted, EachFindingNamesTheSelectionsItAffects) {
+  const LintReport r = lint_text(text_of(k_planted));
+  const auto count = [&](const std::string& rule, const std::string& flag) -> std::size_t {
+    for (const auto& f : r.findings) {
+      if (f.rule == rule && f.flag == flag) return f.selections.size();
+    }
+    return 0;
+  };
+  EXPECT_EQ(count("invalid-choice", "--kv-cache-dtype"), 240u);  // every reachable Blackwell selection with fp8-trtllm
+  EXPECT_EQ(count("unknown-flag", "--mm-transport"), 264u);      // every reachable selection with mmTransport=cpu
+  EXPECT_EQ(count("unknown-flag", "--dcp-comm-backed"), 96u);    // dcp=4: gb300 only
+  EXPECT_EQ(count("invalid-type", "--cuda-graph-max-bs-decode"), 48u);
+  EXPECT_EQ(count("divisibility-ep", "--ep-size"), 48u);
+  EXPECT_EQ(count("arch-backend", "--attention-backend"), 48u);
+  EXPECT_EQ(count("abbreviated-flag", "--tp-size"), 72u);
+  EXPECT_EQ(count("redundant-default", "--ep-size"), 72u);
+  EXPECT_EQ(count("duplicate-flag", "--reasoning-parser"), 12u);
+  EXPECT_EQ(count("out-of-range", "--mem-fraction-static"), 12u);
+  EXPECT_EQ(count("extra-flag-known", "--dcp-size"), 1u);
+  EXPECT_EQ(r.count(Severity::error), 8u);
+  const auto arch = std::find_if(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.rule == "arch-backend"; });
+  ASSERT_NE(arch, r.findings.end());
+  EXPECT_EQ(arch->message, "--attention-backend fa3: FlashAttention 3 kernels are Hopper-only; b300 is sm_103 (blackwell); "
+                           "b200 is sm_100 (blackwell)");
 }
