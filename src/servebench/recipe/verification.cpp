@@ -6,6 +6,8 @@
 #include <boost/json/array.hpp>
 #include <fmt/format.h>
 
+#include "servebench/recipe/arm_links.hpp"
+#include "servebench/recipe/greying.hpp"
 #include "servebench/recipe/render.hpp"
 #include "servebench/util/strings.hpp"
 
@@ -14,14 +16,11 @@ namespace {
 
 using util::Result;
 
-bool same_selection(const Catalog& c, const Selection& s, const EvidencePoint& p, const Evidence& e) {
-  const ArmFacts* facts = e.arm(p.run_dir, p.point.arm);
-  if (facts != nullptr && facts->recipe) {
-    if (facts->recipe->catalog != c.name) return false;
-    auto recorded = parse_selection(c, facts->recipe->select);
-    return recorded && *recorded == s;
-  }
-  return p.point.arm == arm_name(c, s);
+// The arm's link (arm_links.hpp); an arm without a facts file is known by its name only.
+const ArmLink* same_selection(const Catalog& c, const Selection& s, const EvidencePoint& p, const std::vector<ArmLink>& links) {
+  static const ArmLink k_by_name{"", "", std::nullopt, "arm name"};
+  if (const ArmLink* link = find_link(links, p.run_dir, p.point.arm)) return link->selection == s ? link : nullptr;
+  return p.point.arm == arm_name(c, s) ? &k_by_name : nullptr;
 }
 
 std::string hardware_of(const Evidence& e, const EvidencePoint& p) {
@@ -58,6 +57,9 @@ void explain_stale(const Catalog& c, const Evidence& e, const EvidencePoint& old
   out.note = fmt::format("diff against {}/{}", older.run_dir, older.point.arm);
 }
 
+Result<SelectionStatus> verify_linked(const Catalog& catalog, const Selection& s, const Evidence& evidence,
+                                      const std::vector<ArmLink>& links);
+
 }  // namespace
 
 std::string_view to_string(Verification v) {
@@ -75,6 +77,13 @@ std::string SelectionStatus::label() const {
 }
 
 Result<SelectionStatus> verify(const Catalog& catalog, const Selection& s, const Evidence& evidence) {
+  return verify_linked(catalog, s, evidence, link_arms(catalog, evidence));
+}
+
+namespace {
+
+Result<SelectionStatus> verify_linked(const Catalog& catalog, const Selection& s, const Evidence& evidence,
+                                      const std::vector<ArmLink>& links) {
   auto rendered = render(catalog, s, Target::engine);
   if (!rendered) return std::unexpected(rendered.error());
   auto command = normalize(catalog, *rendered);
@@ -83,6 +92,7 @@ Result<SelectionStatus> verify(const Catalog& catalog, const Selection& s, const
   out.selection = rendered->selection;
   out.fingerprint = flags::fingerprint(*command);
   std::vector<const EvidencePoint*> passing, failing, older, elsewhere;
+  std::string older_how;
   for (const auto& p : evidence.points) {
     if (p.point.server.fingerprint == out.fingerprint) {
       if (hardware_of(evidence, p) != s.options.front()) {
@@ -90,8 +100,9 @@ Result<SelectionStatus> verify(const Catalog& catalog, const Selection& s, const
       } else {
         (p.point.status == results::PointStatus::ok && passed_gate(p.point) ? passing : failing).push_back(&p);
       }
-    } else if (same_selection(catalog, s, p, evidence)) {
+    } else if (const ArmLink* link = same_selection(catalog, s, p, links)) {
       older.push_back(&p);
+      older_how = link->how;
     }
   }
   std::set<std::string> engines;
@@ -109,6 +120,7 @@ Result<SelectionStatus> verify(const Catalog& catalog, const Selection& s, const
     out.state = Verification::stale;
     for (const auto* p : older) out.evidence.push_back(ref_of(*p));
     explain_stale(catalog, evidence, *older.back(), *command, out);
+    if (older_how.starts_with("closest")) out.note += fmt::format(" (linked by its {})", older_how);
   } else if (!elsewhere.empty()) {
     for (const auto* p : elsewhere) out.evidence.push_back(ref_of(*p));
     out.note = fmt::format("{} point(s) ran this command on other or unknown hardware", elsewhere.size());
@@ -116,12 +128,15 @@ Result<SelectionStatus> verify(const Catalog& catalog, const Selection& s, const
   return out;
 }
 
+}  // namespace
+
 Result<std::vector<SelectionStatus>> verify_all(const Catalog& catalog, const Evidence& evidence,
                                                 const SelectionFilter& filter) {
   std::vector<SelectionStatus> out;
+  const auto links = link_arms(catalog, evidence);
   for (const Selection& s : all_selections(catalog)) {
-    if (!filter.accepts(s) || find_cell(catalog, s) == nullptr || !disable_reasons(catalog, s).empty()) continue;
-    auto status = verify(catalog, s, evidence);
+    if (!filter.accepts(s) || !reachable(catalog, s) || find_cell(catalog, s)->redirect) continue;
+    auto status = verify_linked(catalog, s, evidence, links);
     if (!status) return std::unexpected(status.error());
     out.push_back(std::move(*status));
   }

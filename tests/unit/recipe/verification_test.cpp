@@ -92,12 +92,41 @@ TEST(Verification, OldRecipeMeasuredUnderAnotherArmNameIsFoundByItsRecipeKey) {
 TEST(Verification, ArmsWithoutRecipeKeyMatchByArmName) {
   RunDir dir("byname");
   dir.add_arm({.name = k_arm, .launch = campaign_launch(example(), k_select)}, {{}});
-  EXPECT_EQ(status_of(edited_example(), k_select, dir).state, Verification::stale);
-  RunDir other("othername");
-  other.add_arm({.name = "something-else", .launch = campaign_launch(example(), k_select)}, {{}});
-  const auto s = status_of(edited_example(), k_select, other);
-  EXPECT_EQ(s.state, Verification::unverified);
-  EXPECT_TRUE(s.evidence.empty());
+  const auto s = status_of(edited_example(), k_select, dir);
+  EXPECT_EQ(s.state, Verification::stale);
+  EXPECT_EQ(s.note.find("linked by"), std::string::npos) << s.note;
+}
+
+TEST(Verification, RenamedArmWithAChangedCommandIsStale) {
+  // Regression: an arm renamed by hand whose command then changed was "unverified": neither its
+  // name nor its fingerprint matched. The closest command on its hardware links it.
+  RunDir dir("renamed");
+  dir.add_arm({.name = "something-else", .launch = campaign_launch(example(), k_select)}, {{}});
+  const auto s = status_of(edited_example(), k_select, dir);
+  EXPECT_EQ(s.state, Verification::stale);
+  ASSERT_EQ(s.diff.size(), 1u);
+  EXPECT_EQ(servebench::flags::to_string(s.diff[0]), "~ --speculative-num-steps 5 -> 3");
+  EXPECT_NE(s.note.find("linked by its closest command (1 change)"), std::string::npos) << s.note;
+  // Only that selection: its neighbours differ from the measured command by more.
+  EXPECT_EQ(status_of(edited_example(), "hw=gb300,strategy=low-latency,quant=fp8", dir).state, Verification::unverified);
+}
+
+TEST(Verification, RenamedOptionKeepsItsEvidenceThroughTheCommand) {
+  // The recipe key names an option the catalog has since renamed, and the command changed too.
+  RunDir dir("renamedoption");
+  dir.add_arm({.name = k_arm, .launch = campaign_launch(example(), k_select), .recipe = std::pair{"glm-5.3-flash", k_select}}, {{}});
+  std::string text = replaced(text_of(k_example_path), "{id: bf16-tilelang,", "{id: bf16-tl,");
+  text = replaced(text, "--speculative-num-steps 5,", "--speculative-num-steps 3,");
+  const Catalog renamed = parsed(text);
+  const auto s = status_of(renamed, "hw=gb300,strategy=low-latency,quant=fp8,kvDsaPair=bf16-tl", dir);
+  EXPECT_EQ(s.state, Verification::stale);
+  EXPECT_EQ(s.diff.size(), 1u);
+}
+
+TEST(Verification, AnotherCatalogsArmIsNeverLinked) {
+  RunDir dir("othercatalog");
+  dir.add_arm({.name = "x", .launch = campaign_launch(example(), k_select), .recipe = std::pair{"other-model", k_select}}, {{}});
+  EXPECT_EQ(status_of(edited_example(), k_select, dir).state, Verification::unverified);
 }
 
 TEST(Verification, FailedGateOrPointDoesNotVerify) {
