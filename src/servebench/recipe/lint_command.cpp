@@ -164,7 +164,11 @@ std::vector<CommandFinding> lint_command(const CommandUnderLint& c, const LintFa
   if (engine == nullptr) return out;
   auto p = parallelism_of(c.command, engine->parallelism);
   if (!p) {
-    out.push_back(finding("parallelism", Severity::error, "", p.error().message));
+    // A degree that is not a positive integer is already a value finding of its flag.
+    const bool reported = std::any_of(out.begin(), out.end(), [](const CommandFinding& f) {
+      return f.rule == "invalid-type" || f.rule == "out-of-range";
+    });
+    if (!reported) out.push_back(finding("parallelism", Severity::error, "", p.error().message));
     return out;
   }
   divisibility_checks(c, *p, engine->parallelism, facts.moe_intermediate_multiple, out);

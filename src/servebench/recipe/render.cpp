@@ -27,6 +27,10 @@ Result<std::vector<std::string>> resolve_words(const std::string& entry, const P
 
 Result<std::vector<std::string>> program_words(const Catalog& catalog, const Selection& s, Target target) {
   if (target == Target::engine) return util::shell_split(catalog.launcher);
+  if (catalog.engine != flags::Dialect::sglang) {
+    return util::failf(ErrorKind::bad_input, "{}: serve-sim speaks SGLang's flags; a {} catalog renders for its engine only",
+                       catalog.file, flags::to_string(catalog.engine));
+  }
   if (catalog.model.card.empty()) {
     return util::failf(ErrorKind::bad_input, "{}: model.card is not set; serve-sim needs a model card name", catalog.file);
   }

@@ -255,3 +255,13 @@ TEST(LintPlanted, EachFindingNamesTheSelectionsItAffects) {
   EXPECT_EQ(arch->message, "--attention-backend fa3: FlashAttention 3 kernels are Hopper-only; b300 is sm_103 (blackwell); "
                            "b200 is sm_100 (blackwell)");
 }
+
+TEST(Lint, VllmMultiNodeCountsTheGpusOfBothNodes) {
+  const std::string path = std::string(SERVEBENCH_SOURCE_DIR) + "/tests/fixtures/recipe/vllm.yaml";
+  const auto clean = lint_text(text_of(path));
+  EXPECT_EQ(clean.count(Severity::error), 0u) << all_text(clean);
+  const auto r = lint_text(replaced(text_of(path), "--pipeline-parallel-size 2", "--pipeline-parallel-size 4"));
+  const auto found = with_rule(r, "gpu-count");
+  ASSERT_EQ(found.size(), 1u) << all_text(r);
+  EXPECT_EQ(found[0].message, "needs 32 GPUs (TP 8 x PP 4 x DP 1); h100 has 8 per node x 2 node(s) = 16");
+}

@@ -131,3 +131,18 @@ TEST(Page, ExamplePageOfTheCookbook) {
                                      "SGLANG_HICACHE_MOONCAKE_CONFIG_PATH=<mooncake.json> \\\nsglang serve \\\n"));
   EXPECT_TRUE(p.greyed.empty());
 }
+
+TEST(Page, VllmMultiNodeUsesVllmsNodeFlagsAndEntrypoint) {
+  const Catalog c = parsed(text_of(std::string(SERVEBENCH_SOURCE_DIR) + "/tests/fixtures/recipe/vllm.yaml"), "vllm.yaml");
+  const auto p = page_of(c, "hw=h100,nodes=multi-2");
+  EXPECT_EQ(p.flags, (std::vector<std::string>{"meta-llama/Llama-3.1-70B-Instruct", "--tensor-parallel-size 8",
+                                               "--pipeline-parallel-size 2", "--nnodes 2", "--node-rank {{NODE_RANK}}",
+                                               "--master-addr {{NODE0_IP}}", "--port 8000"}));
+  EXPECT_NE(p.command->find("\nvllm serve \\\n  meta-llama/Llama-3.1-70B-Instruct \\\n"), std::string::npos) << *p.command;
+  // The image's entrypoint serves: the flags follow the image.
+  EXPECT_NE(p.docker_command->find("  vllm/vllm-openai:latest \\\n    meta-llama/Llama-3.1-70B-Instruct \\\n"), std::string::npos)
+      << *p.docker_command;
+  EXPECT_NE(p.docker_command->find("  --network host \\\n"), std::string::npos);
+  EXPECT_TRUE(page_of(c, "hw=h100,nodes=single").docker_command->starts_with(
+      "docker run --gpus all \\\n  --shm-size 32g \\\n  -p 8000:8000 \\\n"));
+}

@@ -198,3 +198,18 @@ TEST(Render, SetFlagReplacesInPlaceOrAppends) {
   r.set_flag("--port", "{port}");
   EXPECT_EQ(r.flags, (std::vector<std::vector<std::string>>{{"--host", "127.0.0.1"}, {"--tp-size", "4"}, {"--port", "{port}"}}));
 }
+
+TEST(Render, VllmCatalogRendersForVllmAndFingerprintsThePositionalModel) {
+  const Catalog c = parsed(text_of(std::string(SERVEBENCH_SOURCE_DIR) + "/tests/fixtures/recipe/vllm.yaml"), "vllm.yaml");
+  const auto r = rendered(c, "hw=h200,nodes=single,kv=fp8");
+  EXPECT_EQ(joined(r), "vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 8 --kv-cache-dtype fp8 --port 8000");
+  const auto command = normalize(c, r);
+  ASSERT_TRUE(command) << command.error().message;
+  const auto spelled = servebench::flags::fingerprint_command(
+      servebench::flags::Dialect::vllm, "vllm serve --port 9 -tp 8 --kv_cache_dtype fp8 --model meta-llama/Llama-3.1-70B-Instruct");
+  ASSERT_TRUE(spelled);
+  EXPECT_EQ(servebench::flags::fingerprint(*command), *spelled);
+  const auto sim = render(c, *parse_selection(c, "hw=h200,nodes=single"), Target::sim);
+  ASSERT_FALSE(sim);
+  EXPECT_NE(sim.error().message.find("serve-sim speaks SGLang's flags"), std::string::npos);
+}
