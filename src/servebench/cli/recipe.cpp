@@ -39,11 +39,11 @@ recipe::PlaceholderValues placeholder_overrides(const Catalog& c, const std::vec
   return out;
 }
 
-std::string status_of(const Catalog& c, const recipe::Selection& s, const std::vector<recipe::Greyed>& greyed) {
-  if (greyed.empty()) return "enabled";
+std::string status_of(const Catalog& c, const std::vector<recipe::Greyed>& greyed) {
+  if (greyed.empty()) return "reachable";
   std::vector<std::string> why;
-  for (const auto& g : greyed) why.push_back(fmt::format("{}={}: {}", c.dims[g.dim].id, g.value, g.reason));
-  return (recipe::find_cell(c, s) == nullptr ? "no cell: " : "disabled: ") + util::join(why, "; ");
+  for (const auto& g : greyed) why.push_back(fmt::format("{}={} ({}): {}", c.dims[g.dim].id, g.value, recipe::to_string(g.kind), g.reason));
+  return "greyed out: " + util::join(why, "; ");
 }
 
 // What the page adds around the command: the badge, the warn banner, the speculative notice.
@@ -83,17 +83,20 @@ int run_list(const RecipeArgs& a) {
   const auto filter = unwrap(recipe::parse_filter(c, a.filter));
   std::vector<std::pair<std::string, std::string>> lines;
   json::array out;
-  std::size_t enabled = 0, disabled = 0, no_cell = 0;
+  std::size_t reachable = 0, greyed = 0, no_cell = 0;
   for (const auto& s : recipe::all_selections(c)) {
     if (!filter.accepts(s)) continue;
-    const auto greyed = recipe::greyed(c, s);
-    const std::string status = status_of(c, s, greyed);
-    (greyed.empty() ? enabled : status.starts_with("no cell") ? no_cell : disabled)++;
+    const auto chips = recipe::greyed(c, s);
+    const bool has_cell = recipe::find_cell(c, s) != nullptr;
+    (chips.empty() ? reachable : greyed)++;
+    no_cell += has_cell ? 0 : 1;
     const std::string text = recipe::to_string(c, s);
-    lines.emplace_back(text, status);
+    lines.emplace_back(text, status_of(c, chips));
     json::array why;
-    for (const auto& g : greyed) why.emplace_back(g.reason);
-    out.push_back(json::object{{"selection", text}, {"status", status.substr(0, status.find(':'))}, {"reasons", std::move(why)}});
+    for (const auto& g : chips) {
+      why.push_back(json::object{{"dim", c.dims[g.dim].id}, {"value", g.value}, {"kind", recipe::to_string(g.kind)}, {"reason", g.reason}});
+    }
+    out.push_back(json::object{{"selection", text}, {"reachable", chips.empty()}, {"cell_found", has_cell}, {"reasons", std::move(why)}});
   }
   if (a.format == "json") {
     print_json(out);
@@ -102,7 +105,7 @@ int run_list(const RecipeArgs& a) {
   std::size_t width = 0;
   for (const auto& [text, status] : lines) width = std::max(width, text.size());
   for (const auto& [text, status] : lines) fmt::print("{}  {}\n", padded(text, width), status);
-  fmt::print("{} selections: {} enabled, {} disabled, {} without a cell\n", lines.size(), enabled, disabled, no_cell);
+  fmt::print("{} selections: {} reachable, {} greyed out, {} without a cell\n", lines.size(), reachable, greyed, no_cell);
   return k_exit_ok;
 }
 
@@ -146,7 +149,7 @@ void add_recipe(CLI::App& app, CommandFn& selected) {
   const auto format = [&](CLI::App* c, const char* help) { c->add_option("--format", args->format, help); };
   const auto evidence = [&](CLI::App* c) { c->add_option("--evidence", args->evidence, "run directories (ledger.jsonl + arms/)"); };
 
-  auto* list = verb("list", "every selection with its status (enabled, disabled: reasons, no cell)", run_list);
+  auto* list = verb("list", "every selection: reachable, or greyed out with each chip's reason", run_list);
   filter(list);
   format(list, "text (default) or json");
 
