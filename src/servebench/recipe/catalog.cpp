@@ -143,6 +143,13 @@ std::size_t Catalog::key_dims() const {
   return static_cast<std::size_t>(std::count_if(dims.begin(), dims.end(), [](const Dim& d) { return d.kind != DimKind::overlay; }));
 }
 
+const ExtraFlag* Catalog::extra_flag(std::string_view flag) const {
+  for (const auto& x : extra_flags) {
+    if (x.name == flag || std::find(x.aliases.begin(), x.aliases.end(), flag) != x.aliases.end()) return &x;
+  }
+  return nullptr;
+}
+
 const EngineRendering& Catalog::rendering() const {
   const EngineRendering* r = render.engine(engine);
   if (r == nullptr) {

@@ -140,6 +140,8 @@ struct Catalog {
   std::optional<std::size_t> dim_index(std::string_view id) const;
   // Number of dims that form the cell key (hardware + match).
   std::size_t key_dims() const;
+  // The extra flag with this name or alias, or nullptr.
+  const ExtraFlag* extra_flag(std::string_view name) const;
   // How this catalog's engine writes commands (empty when data/recipe_engines.yaml has no entry
   // for it; such a catalog must set `launcher`).
   const EngineRendering& rendering() const;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "servebench/recipe/greying.hpp"
+#include "servebench/util/strings.hpp"
 
 namespace servebench::recipe {
 namespace {
@@ -94,11 +95,7 @@ void insert_node_flags(const Catalog& c, int nnodes, std::vector<Entry>& flags) 
     at = first + 1;
   }
   std::vector<Entry> node_flags;
-  for (const auto& f : m.flags) {
-    std::string text = f;
-    if (const auto p = text.find("{{NNODES}}"); p != std::string::npos) text.replace(p, 10, std::to_string(nnodes));
-    node_flags.push_back({std::move(text), "multi-node", ""});
-  }
+  for (const auto& f : m.flags) node_flags.push_back({util::replace_all(f, "{{NNODES}}", std::to_string(nnodes)), "multi-node", ""});
   flags.insert(at, node_flags.begin(), node_flags.end());
 }
 

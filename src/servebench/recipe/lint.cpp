@@ -101,10 +101,7 @@ void Linter::check_validated_on(const Selection& s, const Cell& cell) {
 }
 
 bool Linter::known_flag(std::string_view name) const {
-  if (m_registry.find_exact(name) != nullptr) return true;
-  return std::any_of(m_catalog.extra_flags.begin(), m_catalog.extra_flags.end(), [&](const ExtraFlag& x) {
-    return x.name == name || std::find(x.aliases.begin(), x.aliases.end(), name) != x.aliases.end();
-  });
+  return m_registry.find_exact(name) != nullptr || m_catalog.extra_flag(name) != nullptr;
 }
 
 // strip_prefixes entries of contributing overlays that name no flag strip nothing.

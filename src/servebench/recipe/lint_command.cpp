@@ -18,13 +18,6 @@ CommandFinding finding(std::string rule, Severity severity, std::string flag, st
   return {std::move(rule), severity, std::move(flag), std::move(message), std::move(context)};
 }
 
-const ExtraFlag* extra_of(const Catalog& c, std::string_view name) {
-  for (const auto& x : c.extra_flags) {
-    if (x.name == name || std::find(x.aliases.begin(), x.aliases.end(), name) != x.aliases.end()) return &x;
-  }
-  return nullptr;
-}
-
 flags::FlagSpec spec_of(const ExtraFlag& x) {
   flags::FlagSpec spec;
   spec.name = x.name;
@@ -53,7 +46,7 @@ void value_checks(const CommandUnderLint& c, Findings& out) {
   for (const auto* list : {&c.command.flags, &c.command.dropped}) {
     for (const auto& f : *list) {
       const flags::FlagSpec* spec = (*registry)->find(f.name);
-      const ExtraFlag* extra = spec == nullptr ? extra_of(c.catalog, f.name) : nullptr;
+      const ExtraFlag* extra = spec == nullptr ? c.catalog.extra_flag(f.name) : nullptr;
       if (spec == nullptr && extra == nullptr) continue;
       const auto problem = spec != nullptr ? flags::value_problem(*spec, f.value) : flags::value_problem(spec_of(*extra), f.value);
       if (problem) out.push_back(finding(std::string(rule_of(problem->kind)), Severity::error, f.name, problem->message));
@@ -64,7 +57,7 @@ void value_checks(const CommandUnderLint& c, Findings& out) {
 void flag_checks(const CommandUnderLint& c, Findings& out) {
   const std::string engine(flags::to_string(c.catalog.engine));
   for (const auto& name : c.command.unknown) {
-    if (extra_of(c.catalog, name) != nullptr) continue;
+    if (c.catalog.extra_flag(name) != nullptr) continue;
     out.push_back(finding("unknown-flag", Severity::error, name,
                    fmt::format("not in the {} flag list; a flag of a newer release belongs in extra_flags with its version", engine)));
   }

@@ -40,15 +40,11 @@ std::optional<SpecNotice> spec_notice_of(const std::vector<std::string>& flags) 
   return SpecNotice{"max-running-requests-pinned", *algorithm, *mrr};
 }
 
-void replace_all(std::string& text, std::string_view from, const std::string& to) {
-  for (auto p = text.find(from); p != std::string::npos; p = text.find(from, p + to.size())) text.replace(p, from.size(), to);
-}
-
 std::vector<std::string> multi_node_header(const Catalog& c, int nnodes, const PlaceholderValues& values) {
   std::vector<std::string> out;
-  for (auto line : c.rendering().multi_node.header) {
-    replace_all(line, "{{NNODES}}", std::to_string(nnodes));
-    replace_all(line, "{{LAST_NODE_RANK}}", std::to_string(nnodes - 1));
+  for (const auto& header : c.rendering().multi_node.header) {
+    std::string line = util::replace_all(header, "{{NNODES}}", std::to_string(nnodes));
+    line = util::replace_all(line, "{{LAST_NODE_RANK}}", std::to_string(nnodes - 1));
     out.push_back("# " + interpolate(line, values));
   }
   return out;
