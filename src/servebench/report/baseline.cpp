@@ -176,14 +176,17 @@ util::Result<Baseline> read_baseline(const fs::path& path) {
     return from_points(run->campaign_name(), path, std::move(run->points));
   }
   if (!fs::exists(path)) return util::failf(util::ErrorKind::bad_input, "{}: baseline not found", path.string());
-  auto text = util::read_file(path);
-  if (!text) return std::unexpected(util::Error{util::ErrorKind::bad_input, text.error().message});
-  if (path.extension() == ".csv") return parse_baseline_csv(*text, path.string());
-  const auto ledger = results::parse_ledger(*text);
-  if (ledger.records.empty()) {
+  if (path.extension() == ".csv") {
+    auto text = util::read_file(path);
+    if (!text) return std::unexpected(util::Error{util::ErrorKind::bad_input, text.error().message});
+    return parse_baseline_csv(*text, path.string());
+  }
+  auto ledger = results::read_latest(path);
+  if (!ledger) return std::unexpected(util::Error{util::ErrorKind::bad_input, ledger.error().message});
+  if (ledger->records.empty()) {
     return util::failf(util::ErrorKind::bad_input, "{}: no readable servebench.point/1 records", path.string());
   }
-  return from_points(path.filename().string(), path, ledger.latest());
+  return from_points(path.filename().string(), path, std::move(ledger->records));
 }
 
 }  // namespace servebench::report

@@ -45,24 +45,28 @@ void add_arms(CampaignSet& set) {
   }
 }
 
-std::size_t scenario_index(CampaignSet& set, const results::PointRecord& p) {
-  for (std::size_t i = 0; i < set.scenarios.size(); ++i) {
-    const auto& s = set.scenarios[i];
-    if (s.name == p.scenario && s.isl == p.isl && s.osl == p.osl) return i;
-  }
-  set.scenarios.push_back({p.scenario, p.isl, p.osl});
-  return set.scenarios.size() - 1;
-}
+// Scenario and arm lookups by name, so merging is O(points · log) however many there are.
+struct Lookup {
+  std::map<std::tuple<std::string, std::int64_t, std::int64_t>, std::size_t> scenarios;
+  std::map<std::pair<std::size_t, std::string>, std::size_t> arms;  // (run, name) → arm
 
-std::size_t arm_index(const CampaignSet& set, std::size_t run, const std::string& name) {
-  for (std::size_t i = 0; i < set.arms.size(); ++i) {
-    if (set.arms[i].run == run && set.arms[i].name == name) return i;
+  explicit Lookup(const CampaignSet& set) {
+    for (std::size_t i = 0; i < set.arms.size(); ++i) arms.emplace(std::pair{set.arms[i].run, set.arms[i].name}, i);
   }
-  SB_CHECK(false && "every ledger arm is listed in its run's arms");
-  return 0;
-}
+  std::size_t scenario(CampaignSet& set, const results::PointRecord& p) {
+    const auto [it, added] = scenarios.try_emplace({p.scenario, p.isl, p.osl}, set.scenarios.size());
+    if (added) set.scenarios.push_back({p.scenario, p.isl, p.osl});
+    return it->second;
+  }
+  std::size_t arm(std::size_t run, const std::string& name) const {
+    const auto it = arms.find({run, name});
+    SB_CHECK(it != arms.end() && "every ledger arm is listed in its run's arms");
+    return it->second;
+  }
+};
 
-void track_time(CampaignSet& set, const results::PointRecord& p, util::WallTime& first, util::WallTime& last) {
+// Widens [first, last] to the point's measured span; formatted once, after the last point.
+void track_time(const results::PointRecord& p, std::optional<util::WallTime>& first, std::optional<util::WallTime>& last) {
   util::WallTime start;
   if (p.started_at.empty() || !util::parse_utc(p.started_at, start)) return;
   // A simulator point's duration_s is simulated time; its wall-clock duration is kept beside it.
@@ -70,10 +74,8 @@ void track_time(CampaignSet& set, const results::PointRecord& p, util::WallTime&
   const double duration = wall != nullptr && wall->is_number() ? wall->to_number<double>() : p.duration_s;
   const double seconds = std::isfinite(duration) && duration > 0 ? duration : 0.0;
   const auto end = start + std::chrono::duration_cast<util::WallTime::duration>(std::chrono::duration<double>(seconds));
-  if (set.first_start.empty() || start < first) first = start;
-  if (set.last_end.empty() || end > last) last = end;
-  set.first_start = util::format_utc(first);
-  set.last_end = util::format_utc(last);
+  if (!first || start < *first) first = start;
+  if (!last || end > *last) last = end;
 }
 
 void add_tool_version(CampaignSet& set, const results::ToolInfo& t) {
@@ -92,6 +94,11 @@ const MeasuredPoint* CampaignSet::find(std::size_t arm, std::size_t scenario, st
   return it == index.end() ? nullptr : &points[it->second];
 }
 
+const std::vector<std::size_t>& CampaignSet::points_of(std::size_t arm, std::size_t scenario) const {
+  SB_CHECK(arm < arms.size() && scenario < scenarios.size());
+  return by_arm_scenario[arm * scenarios.size() + scenario];
+}
+
 std::vector<std::size_t> CampaignSet::arms_of_run(std::size_t run) const {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < arms.size(); ++i) {
@@ -107,21 +114,31 @@ CampaignSet merge_runs(std::vector<RunInput> runs) {
   CampaignSet set;
   set.runs = std::move(runs);
   add_arms(set);
-  util::WallTime first, last;
+  Lookup lookup(set);
+  std::optional<util::WallTime> first, last;
+  std::size_t total = 0;
+  for (const auto& run : set.runs) total += run.points.size();
+  set.points.reserve(total);
   for (std::size_t r = 0; r < set.runs.size(); ++r) {
     RunInput& run = set.runs[r];
     for (auto& issue : run.issues) set.issues.push_back({results::RunLayout(run.label).ledger().string(), issue.message});
     for (auto& p : run.points) {
-      const std::size_t arm = arm_index(set, r, p.arm);
+      const std::size_t arm = lookup.arm(r, p.arm);
       MeasuredPoint m{std::move(p), arm, 0};
-      m.scenario = scenario_index(set, m.record);
+      m.scenario = lookup.scenario(set, m.record);
       m.record.arm = set.arms[m.arm].display;
-      track_time(set, m.record, first, last);
+      track_time(m.record, first, last);
       add_tool_version(set, m.record.tool);
       set.index[CampaignSet::Key{m.arm, m.scenario, m.record.concurrency, m.record.request_rate}] = set.points.size();
       set.points.push_back(std::move(m));
     }
     run.points.clear();
+  }
+  if (first) set.first_start = util::format_utc(*first);
+  if (last) set.last_end = util::format_utc(*last);
+  set.by_arm_scenario.resize(set.arms.size() * set.scenarios.size());
+  for (std::size_t i = 0; i < set.points.size(); ++i) {
+    set.by_arm_scenario[set.points[i].arm * set.scenarios.size() + set.points[i].scenario].push_back(i);
   }
   return set;
 }

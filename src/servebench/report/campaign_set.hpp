@@ -53,9 +53,12 @@ struct CampaignSet {
                             std::optional<double> rate = std::nullopt) const;
   // Indices of arms that come from run `run`.
   std::vector<std::size_t> arms_of_run(std::size_t run) const;
+  // Indices into `points` of one arm's points in one scenario, in ledger order.
+  const std::vector<std::size_t>& points_of(std::size_t arm, std::size_t scenario) const;
 
   using Key = std::tuple<std::size_t, std::size_t, std::int64_t, std::optional<double>>;
-  std::map<Key, std::size_t> index;  // filled by merge_runs
+  std::map<Key, std::size_t> index;                       // filled by merge_runs
+  std::vector<std::vector<std::size_t>> by_arm_scenario;  // [arm * scenarios + scenario], filled by merge_runs
 };
 
 // Merges runs (in the order given). Never fails: conflicting data is kept apart, not resolved.

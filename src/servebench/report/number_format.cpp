@@ -8,30 +8,41 @@
 namespace servebench::report {
 namespace {
 
-std::string group_thousands(std::string_view digits) {
-  std::string out;
+void append_grouped(std::string& out, std::string_view digits) {
   const std::size_t n = digits.size();
   for (std::size_t i = 0; i < n; ++i) {
     if (i > 0 && (n - i) % 3 == 0) out.push_back(',');
     out.push_back(digits[i]);
   }
+}
+
+std::string group_thousands(std::string_view digits) {
+  std::string out;
+  append_grouped(out, digits);
   return out;
 }
 
+constexpr double k_scales[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+
 }  // namespace
 
+// Called for every cell of every table: formats into a stack buffer, one allocation per result.
 std::string format_fixed(double v, int decimals) {
   if (!std::isfinite(v)) return std::string(k_missing);
-  const double scale = std::pow(10.0, decimals);
+  const double scale = decimals >= 0 && decimals < 7 ? k_scales[decimals] : std::pow(10.0, decimals);
   // std::round rounds half away from zero; formatting the rounded value with the same number of
   // decimals then only prints it (no second rounding can move a digit).
   const double rounded = std::round(std::fabs(v) * scale) / scale;
-  const std::string text = fmt::format("{:.{}f}", rounded, decimals);
-  const auto dot = text.find('.');
-  std::string out = group_thousands(std::string_view(text).substr(0, dot));
-  if (dot != std::string::npos) out += text.substr(dot);
-  const bool negative = v < 0 && rounded != 0;
-  return negative ? fmt::format("-{}", out) : out;
+  fmt::memory_buffer text;
+  fmt::format_to(std::back_inserter(text), "{:.{}f}", rounded, decimals);
+  const std::string_view t(text.data(), text.size());
+  const auto dot = t.find('.');
+  std::string out;
+  out.reserve(t.size() + t.size() / 3 + 1);
+  if (v < 0 && rounded != 0) out.push_back('-');
+  append_grouped(out, t.substr(0, dot));
+  if (dot != std::string_view::npos) out.append(t.substr(dot));
+  return out;
 }
 
 std::string format_tok_per_s(double v) {

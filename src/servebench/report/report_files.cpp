@@ -1,6 +1,7 @@
 #include "servebench/report/report_files.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 
 #include "servebench/report/exports.hpp"
@@ -21,7 +22,7 @@ template <class Write>
 std::string to_text(Write write) {
   std::ostringstream out;
   write(out);
-  return out.str();
+  return std::move(out).str();  // no copy of the rendered text
 }
 
 std::optional<fs::path> baseline_from_campaign(const RunInput& run) {
@@ -74,19 +75,38 @@ util::Result<ReportInputs> load_report_inputs(const std::vector<fs::path>& dirs,
   return in;
 }
 
+namespace {
+
+// Builds the document once and hands each rendered file to `emit` in turn, so only one rendered
+// file is in memory at a time (a 100,000-point report renders tens of MB per format).
+util::Result<void> render_each(const ReportInputs& in, const ReportOptions& options,
+                               const std::vector<OutputFormat>& formats,
+                               const std::function<util::Result<void>(std::string, std::string)>& emit) {
+  const bool document = wants(formats, OutputFormat::markdown) || wants(formats, OutputFormat::html);
+  const Document doc = document ? build_report(in.set, in.baseline ? &*in.baseline : nullptr, options) : Document{};
+  std::vector<std::pair<std::string, std::function<void(std::ostream&)>>> files;
+  if (wants(formats, OutputFormat::markdown)) files.emplace_back(".md", [&](std::ostream& o) { render_markdown(doc, o); });
+  if (wants(formats, OutputFormat::html)) files.emplace_back(".html", [&](std::ostream& o) { render_html(doc, o); });
+  if (wants(formats, OutputFormat::json)) {
+    files.emplace_back(".cookbook.json", [&](std::ostream& o) { write_cookbook_rows(in.set, o); });
+    files.emplace_back(".inferencex.csv", [&](std::ostream& o) { write_inferencex_csv(in.set, o); });
+    files.emplace_back(".vllm.json", [&](std::ostream& o) { write_vllm_results(in.set, o); });
+  }
+  for (auto& [suffix, write] : files) {
+    if (auto ok = emit(suffix, to_text(write)); !ok) return ok;
+  }
+  return {};
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> render_report(const ReportInputs& in, const ReportOptions& options,
                                                                const std::vector<OutputFormat>& formats) {
   std::vector<std::pair<std::string, std::string>> files;
-  const bool document = wants(formats, OutputFormat::markdown) || wants(formats, OutputFormat::html);
-  const Document doc = document ? build_report(in.set, in.baseline ? &*in.baseline : nullptr, options) : Document{};
-  if (wants(formats, OutputFormat::markdown))
-    files.emplace_back(".md", to_text([&](auto& o) { render_markdown(doc, o); }));
-  if (wants(formats, OutputFormat::html)) files.emplace_back(".html", to_text([&](auto& o) { render_html(doc, o); }));
-  if (wants(formats, OutputFormat::json)) {
-    files.emplace_back(".cookbook.json", to_text([&](auto& o) { write_cookbook_rows(in.set, o); }));
-    files.emplace_back(".inferencex.csv", to_text([&](auto& o) { write_inferencex_csv(in.set, o); }));
-    files.emplace_back(".vllm.json", to_text([&](auto& o) { write_vllm_results(in.set, o); }));
-  }
+  (void)render_each(in, options, formats, [&](std::string suffix, std::string content) -> util::Result<void> {
+    files.emplace_back(std::move(suffix), std::move(content));
+    return {};
+  });
   return files;
 }
 
@@ -96,11 +116,13 @@ util::Result<std::vector<fs::path>> write_report(const ReportInputs& in, const R
   if (prefix.has_parent_path()) {
     if (auto ok = util::make_dirs(prefix.parent_path()); !ok) return std::unexpected(ok.error());
   }
-  for (const auto& [suffix, content] : render_report(in, options, formats)) {
+  auto ok = render_each(in, options, formats, [&](std::string suffix, std::string content) -> util::Result<void> {
     const fs::path path = prefix.string() + suffix;
-    if (auto ok = util::write_file_atomic(path, content); !ok) return std::unexpected(ok.error());
+    if (auto w = util::write_file_atomic(path, content); !w) return w;
     written.push_back(path);
-  }
+    return {};
+  });
+  if (!ok) return std::unexpected(ok.error());
   return written;
 }
 

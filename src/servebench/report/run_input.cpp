@@ -46,11 +46,11 @@ util::Result<RunInput> read_run_input(const fs::path& dir) {
   if (!fs::exists(ledger_path)) {
     return util::failf(util::ErrorKind::bad_input, "{}: no ledger.jsonl in the run directory", ledger_path.string());
   }
-  auto ledger = results::read_ledger(ledger_path);
+  auto ledger = results::read_latest(ledger_path);
   if (!ledger) return std::unexpected(util::with_context(ledger.error(), ledger_path.string()));
   RunInput run;
   run.label = dir.string();
-  run.points = ledger->latest();
+  run.points = std::move(ledger->records);
   if (!run.points.empty()) run.ledger_campaign = run.points.front().campaign;
   run.issues = std::move(ledger->issues);
   auto campaign = read_campaign_summary(layout);

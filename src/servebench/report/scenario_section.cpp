@@ -19,6 +19,9 @@ const std::vector<std::string> k_headers{"C",           "arm",          "status"
                                          "TTFT P95 ms", "TPOT mean ms", "TPOT P95 ms",     "ITL P95 ms",
                                          "E2E P95 ms",  "accept",       "cache hit",       "note"};
 constexpr std::size_t k_first_metric = 5;  // "out tok/s"
+// Above this many point rows a scenario table shows no ratio rows (they would nearly double it);
+// every point keeps its own row with its exact values.
+constexpr std::size_t k_max_rows_with_ratios = 1000;
 constexpr std::size_t k_last_metric = 12;  // "E2E P95 ms"
 
 // The metric cells k_first_metric..k_last_metric as numbers, for ratios.
@@ -79,7 +82,12 @@ std::vector<std::string> ratio_row(const std::string& level, const Arm& a, const
   return row;
 }
 
+bool shows_ratios(const CampaignSet& set, const ScenarioTable& st) {
+  return st.levels.size() * set.arms.size() <= k_max_rows_with_ratios;
+}
+
 Table scenario_table(const CampaignSet& set, const ScenarioTable& st) {
+  const bool ratios = shows_ratios(set, st);
   std::vector<Align> align(k_headers.size(), Align::right);
   for (const std::size_t i : {1, 2, 15}) align[i] = Align::left;
   Table t{k_headers, align, {}};
@@ -93,7 +101,7 @@ Table scenario_table(const CampaignSet& set, const ScenarioTable& st) {
       if (is_ok(p) && reference == nullptr) {
         reference = p;
         reference_arm = a;
-      } else if (is_ok(p)) {
+      } else if (is_ok(p) && ratios) {
         t.rows.push_back(ratio_row(label, set.arms[a], set.arms[reference_arm], p, reference));
       }
     }
@@ -114,8 +122,9 @@ ChartSpec concurrency_chart(const CampaignSet& set, std::size_t scenario, Metric
               {}};
   for (std::size_t a = 0; a < set.arms.size(); ++a) {
     ChartSeries series{set.arms[a].display, a, SeriesLine::through_points, {}, {}};
-    for (const auto& p : set.points) {
-      if (p.arm != a || p.scenario != scenario || !is_ok(&p) || p.record.request_rate) continue;
+    for (const std::size_t i : set.points_of(a, scenario)) {
+      const MeasuredPoint& p = set.points[i];
+      if (!is_ok(&p) || p.record.request_rate) continue;
       const double y = output ? p.record.throughput.output_tok_per_s : p.record.tpot_ms.mean;
       const std::string value = output ? format_tok_per_s(y) + " tok/s" : format_ms(y) + " ms";
       series.points.push_back({static_cast<double>(p.record.concurrency), y,
@@ -129,8 +138,9 @@ ChartSpec concurrency_chart(const CampaignSet& set, std::size_t scenario, Metric
 ChartSeries pareto_series(const CampaignSet& set, std::size_t scenario, std::size_t arm) {
   ChartSeries series{set.arms[arm].display, arm, SeriesLine::frontier, {}, {}};
   std::vector<ParetoPoint> points;
-  for (const auto& p : set.points) {
-    if (p.arm != arm || p.scenario != scenario || !is_ok(&p) || p.record.request_rate) continue;
+  for (const std::size_t i : set.points_of(arm, scenario)) {
+    const MeasuredPoint& p = set.points[i];
+    if (!is_ok(&p) || p.record.request_rate) continue;
     const ParetoPoint pp{interactivity(p.record), total_per_gpu(p.record), p.record.concurrency};
     points.push_back(pp);
     series.points.push_back(
@@ -166,6 +176,11 @@ void add_scenario_sections(const CampaignSet& set, Document& doc) {
                 "failed and invalid points show their reason; they are not compared, charted or exported."});
   for (const auto& st : scenario_tables(set)) {
     doc.add(Heading{3, scenario_title(set.scenarios[st.scenario])});
+    if (!shows_ratios(set, st)) {
+      doc.add(Paragraph{fmt::format("{} arms × {} concurrency levels: the table has one row per point and no "
+                                    "ratio rows (more than {} rows).",
+                                    set.arms.size(), st.levels.size(), k_max_rows_with_ratios)});
+    }
     doc.add(scenario_table(set, st));
     ChartSpec charts[] = {concurrency_chart(set, st.scenario, Metric::output),
                           concurrency_chart(set, st.scenario, Metric::tpot), pareto_chart(set, st.scenario)};

@@ -38,8 +38,19 @@ struct ChartSpec {
   std::vector<ChartSeries> series;
 };
 
+// A chart draws a marker (with its hover text) for at most this many points. Beyond it, each series
+// keeps the markers of an evenly spaced subset (its first and last point always) and the chart
+// says so; the lines (a Pareto frontier included) still pass through every point they pass through
+// unthinned, and the tables hold every number exactly.
+inline constexpr std::size_t k_max_chart_markers = 120;
+
 // True when at least one series has a point with finite coordinates (x > 0 on a log₂ axis).
 bool has_plottable_points(const ChartSpec& chart);
+// The plottable points of the chart (the markers it would draw without a limit).
+std::size_t plottable_points(const ChartSpec& chart);
+// Which points of `s` get a marker when the chart may draw `budget` of `total` markers: all when
+// total <= budget, else about budget × size / total of them, evenly spaced in x order.
+std::vector<bool> marker_mask(const ChartSeries& s, AxisScale x_scale, std::size_t budget, std::size_t total);
 // Writes one <svg> element. SB_CHECKs has_plottable_points: callers never emit an empty chart.
 void render_svg(const ChartSpec& chart, std::ostream& out);
 // Escapes &, <, >, " and ' for XML/HTML text and attributes.

@@ -30,6 +30,10 @@ struct Ledger {
 // Reads a ledger; a missing file is an empty ledger. Fails only when the file exists but
 // cannot be read.
 util::Result<Ledger> read_ledger(const std::filesystem::path& path);
+// The same, streamed line by line (the file is never held whole) and keeping only the last record
+// of each point, in the order each point first appeared: `records` is what latest() would return,
+// without the copies. For readers of large ledgers (the report).
+util::Result<Ledger> read_latest(const std::filesystem::path& path);
 // Parses ledger text (the body of read_ledger, exposed for tests).
 Ledger parse_ledger(std::string_view text);
 

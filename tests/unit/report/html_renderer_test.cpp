@@ -32,3 +32,28 @@ TEST(HtmlRenderer, SelfContainedPageWithTheSameBlocks) {
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));
   EXPECT_TRUE(html.ends_with("</html>\n"));
 }
+
+TEST(HtmlRenderer, LargeTablesAreCompactButHoldEveryValue) {
+  Document doc;
+  doc.title = "big";
+  Table t{{"C", "arm", "out tok/s", "note"}, {Align::right, Align::left, Align::right, Align::left}, {}};
+  for (int i = 0; i < 600; ++i) t.rows.push_back({std::to_string(i), "a&b", std::to_string(i * 10), i == 3 ? "x" : ""});
+  doc.add(t);
+  doc.add(Table{{"x"}, {Align::right}, {{"1"}}});  // small tables keep the ordinary form
+  std::ostringstream out;
+  render_html(doc, out);
+  const std::string html = out.str();
+  EXPECT_NE(html.find("<table class=\"c c0\">"), std::string::npos);
+  EXPECT_NE(html.find("table.c0 td:nth-child(2),table.c0 td:nth-child(4){text-align:left"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>599<td>a&amp;b<td>5990\n"), std::string::npos);  // trailing empty cell left out
+  EXPECT_NE(html.find("<tr><td>3<td>a&amp;b<td>30<td>x\n"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"r\">1</td>"), std::string::npos);
+}
+
+TEST(HtmlRenderer, SmallDocumentsHaveNoCompactStyle) {
+  Document doc;
+  doc.add(Table{{"x"}, {Align::right}, {{"1"}}});
+  std::ostringstream out;
+  render_html(doc, out);
+  EXPECT_EQ(out.str().find("table.c"), std::string::npos);
+}

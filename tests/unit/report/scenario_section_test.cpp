@@ -61,3 +61,22 @@ TEST(ScenarioSection, ChartsOnlyWhereThereIsSomethingToPlot) {
   add_scenario_sections(set_of({with_status(point("a", "chat", 1, 1, 1), PointStatus::failed, "server down")}), none);
   EXPECT_NE(markdown_of(none).find("nothing to chart"), std::string::npos);
 }
+
+TEST(ScenarioSection, AScenarioOfMoreThanAThousandRowsKeepsEveryPointButNoRatioRows) {
+  std::vector<servebench::results::PointRecord> points;
+  for (std::int64_t c = 1; c <= 501; ++c) {  // 2 arms × 501 levels = 1,002 point rows
+    points.push_back(point("a", "wide", c, 10.0 * c, 20.0));
+    points.push_back(point("b", "wide", c, 20.0 * c, 10.0));
+  }
+  Document doc;
+  add_scenario_sections(set_of(points), doc);
+  const std::string md = markdown_of(doc);
+  EXPECT_EQ(count(md, "| ratio "), 0u);
+  EXPECT_NE(md.find("2 arms × 501 concurrency levels: the table has one row per point and no ratio rows"),
+            std::string::npos);
+  EXPECT_NE(md.find("| 501 | b "), std::string::npos) << "every point keeps its row";
+  points.resize(2 * 500);  // 1,000 rows: ratios again
+  Document small;
+  add_scenario_sections(set_of(points), small);
+  EXPECT_EQ(count(markdown_of(small), "| ratio "), 500u);
+}

@@ -1,8 +1,10 @@
 #include "servebench/report/svg_chart.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 using namespace servebench::report;
@@ -65,3 +67,42 @@ TEST(SvgChart, PlottablePointsExcludeUndefinedValues) {
 }
 
 TEST(SvgChart, EscapesMarkup) { EXPECT_EQ(escape_xml(R"(a<b>&"c'")"), "a&lt;b&gt;&amp;&quot;c&#39;&quot;"); }
+
+namespace {
+ChartSpec ladder(std::size_t arms, std::size_t levels) {
+  ChartSpec c{"s0-output", "big: output", "C", "tok/s", AxisScale::log2, {}};
+  for (std::size_t a = 0; a < arms; ++a) {
+    ChartSeries s{"arm" + std::to_string(a), a, SeriesLine::through_points, {}, {}};
+    for (std::size_t l = 1; l <= levels; ++l) {
+      s.points.push_back({static_cast<double>(l), static_cast<double>(l * (a + 1)), "p"});
+    }
+    c.series.push_back(std::move(s));
+  }
+  return c;
+}
+}  // namespace
+
+TEST(SvgChart, UpToTheMarkerLimitEveryPointHasAMarker) {
+  const ChartSpec c = ladder(4, k_max_chart_markers / 4);
+  EXPECT_EQ(plottable_points(c), k_max_chart_markers);
+  std::ostringstream out;
+  render_svg(c, out);
+  EXPECT_EQ(count(out.str(), "<title>p</title>"), k_max_chart_markers);
+  EXPECT_EQ(out.str().find("markers for"), std::string::npos);
+}
+
+TEST(SvgChart, BeyondTheLimitMarkersAreThinnedEvenlyAndTheChartSaysSo) {
+  const ChartSpec c = ladder(20, 100);  // 2,000 points
+  const auto mask = marker_mask(c.series[0], c.x_scale, k_max_chart_markers, plottable_points(c));
+  const auto kept = static_cast<std::size_t>(std::count(mask.begin(), mask.end(), true));
+  EXPECT_EQ(kept, k_max_chart_markers * 100 / 2000);
+  EXPECT_TRUE(mask.front());  // the ends of each series are always marked
+  EXPECT_TRUE(mask.back());
+  std::ostringstream out;
+  render_svg(c, out);
+  const std::string svg = out.str();
+  EXPECT_LE(count(svg, "<title>p</title>"), k_max_chart_markers);
+  EXPECT_GE(count(svg, "<title>p</title>"), k_max_chart_markers / 2);
+  EXPECT_NE(svg.find(fmt::format("markers for {} of 2000 points", count(svg, "<title>p</title>"))), std::string::npos);
+  EXPECT_EQ(count(svg, "class=\"series-line\""), 20u);  // every series still has its whole line
+}

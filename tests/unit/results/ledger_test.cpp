@@ -92,3 +92,29 @@ TEST(Ledger, MissingFileIsEmpty) {
   ASSERT_TRUE(l);
   EXPECT_TRUE(l->records.empty());
 }
+
+TEST(Ledger, StreamedReadKeepsTheLatestRecordsOfTheWholeRead) {
+  const auto path = temp_file("stream.jsonl");
+  std::string text;
+  text += to_json_line(point("a", 1, PointStatus::invalid, 10)) + "\n";
+  text += R"({"schema":"servebench.cursor/1","offset":7})" "\n";
+  text += "{not json\n\n";
+  text += to_json_line(point("a", 8, PointStatus::ok, 80)) + "\n";
+  text += to_json_line(point("a", 1, PointStatus::ok, 11)) + "\n";
+  const std::string torn = to_json_line(point("b", 2, PointStatus::ok, 5));
+  text += torn.substr(0, torn.size() / 2);
+  ASSERT_TRUE(servebench::util::write_file_atomic(path, text));
+  const auto streamed = read_latest(path);
+  ASSERT_TRUE(streamed);
+  const Ledger whole = parse_ledger(text);
+  const auto latest = whole.latest();
+  ASSERT_EQ(streamed->records.size(), latest.size());
+  for (std::size_t i = 0; i < latest.size(); ++i) EXPECT_EQ(to_json_line(streamed->records[i]), to_json_line(latest[i]));
+  EXPECT_DOUBLE_EQ(streamed->records[0].throughput.output_tok_per_s, 11);
+  ASSERT_EQ(streamed->others.size(), 1u);
+  EXPECT_EQ(streamed->others[0].at("offset").as_int64(), 7);
+  ASSERT_EQ(streamed->issues.size(), whole.issues.size());
+  for (std::size_t i = 0; i < whole.issues.size(); ++i) EXPECT_EQ(streamed->issues[i].message, whole.issues[i].message);
+  EXPECT_NE(streamed->issues.back().message.find("line 7: torn"), std::string::npos);
+  EXPECT_TRUE(read_latest(temp_file("none.jsonl")).value().records.empty());
+}
