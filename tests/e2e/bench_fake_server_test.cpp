@@ -121,13 +121,16 @@ TEST(BenchFakeServer, OpenLoopScheduleIsPoissonAndSentOnTime) {
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto requests = json_lines(dir / "requests.jsonl");
   ASSERT_EQ(requests.size(), 600u);
+  const json::object o = last_json_line(dir / "out.jsonl");
+  // The machine's own wake-up delay (p99, measured in the same run) is not the client's.
+  const double floor_s = number(o.at("client").as_object(), "measured_floor_ms") / 1000;
   std::vector<double> intended;
   std::size_t late = 0;
   for (const auto& q : requests) {
     intended.push_back(number(q, "intended_s"));
-    if (number(q, "sent_s") - intended.back() > 0.005) ++late;
+    if (number(q, "sent_s") - intended.back() > 0.005 + floor_s) ++late;
   }
-  EXPECT_LE(late, 30u);  // at most 5 % sent more than 5 ms late, even on a loaded CI machine
+  EXPECT_LE(late, 30u) << "floor " << floor_s;  // ≤ 5 % sent more than 5 ms late beyond the noise floor
   std::sort(intended.begin(), intended.end());
   std::vector<double> gaps;
   for (std::size_t i = 1; i < intended.size(); ++i) gaps.push_back(intended[i] - intended[i - 1]);
@@ -140,7 +143,6 @@ TEST(BenchFakeServer, OpenLoopScheduleIsPoissonAndSentOnTime) {
     d = std::max({d, cdf - static_cast<double>(i) / n, static_cast<double>(i + 1) / n - cdf});
   }
   EXPECT_LT(d, 1.63 / std::sqrt(n));
-  const json::object o = last_json_line(dir / "out.jsonl");
   EXPECT_TRUE(o.contains("median_ttft_from_intended_ms"));
   EXPECT_EQ(number(o, "request_rate"), rate);
 }
@@ -171,18 +173,39 @@ TEST(BenchFakeServer, PercentilesAreNearestRankOfThePerRequestValues) {
 }
 
 TEST(BenchFakeServer, AnUnhealthyClientMakesTheRunInvalid) {
-  load::testing::FakeServer server(std::chrono::microseconds(200));
+  // Tokens 10 ms apart; the client is made to burn 20 ms of CPU after every socket read, so every
+  // chunk is recorded ≥ 20 ms after it arrived: far above 10 % of the TPOT and the noise floor of a
+  // loaded machine, and the loops saturate (either reason makes the run invalid).
+  load::testing::FakeServer server(std::chrono::milliseconds(10));
   const auto dir = bench_temp_dir("unhealthy");
   auto args = common_args(server, dir);
-  // A limit of 1e-9 × TPOT: any measurable client lag exceeds it.
-  args.insert(args.end(), {"--num-prompts", "4", "--random-input-len", "8", "--random-output-len", "4",
-                           "--max-client-lag", "1e-9"});
+  args.insert(args.end(), {"--num-prompts", "4", "--random-input-len", "8", "--random-output-len", "8",
+                           "--threads", "2", "--plant-client-burn-us", "20000"});
   const Finished r = run_servebench(args, dir);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find("run invalid: client lag p99"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("run invalid: "), std::string::npos) << r.err;
   const json::object o = last_json_line(dir / "out.jsonl");
-  EXPECT_FALSE(o.at("client").as_object().at("healthy").as_bool());
+  const auto& client = o.at("client").as_object();
+  EXPECT_FALSE(client.at("healthy").as_bool());
+  EXPECT_GE(number(client, "gated_read_lag_ms"), 19.0);
   EXPECT_EQ(number(o, "failed"), 0);
+}
+
+TEST(BenchFakeServer, AMicrosecondServerIsJudgedAgainstTheNoiseFloor) {
+  // Chunks microseconds apart: 10 % of such a TPOT is below what an event loop can resolve, so the
+  // limit is the machine's noise floor (measured during the run, at least 0.05 ms).
+  load::testing::FakeServer server;
+  const auto dir = bench_temp_dir("floor");
+  auto args = common_args(server, dir);
+  args.insert(args.end(), {"--num-prompts", "16", "--max-concurrency", "2", "--random-input-len", "8",
+                           "--random-output-len", "8"});
+  const Finished r = run_servebench(args, dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json::object o = last_json_line(dir / "out.jsonl");
+  const auto& client = o.at("client").as_object();
+  EXPECT_TRUE(client.at("healthy").as_bool()) << util::json_string(client, "reason").value_or("");
+  EXPECT_GE(number(client, "noise_floor_ms"), 0.05);
+  EXPECT_GE(number(client, "noise_floor_ms"), number(client, "measured_floor_ms"));
 }
 
 TEST(BenchCli, UnreachableServerExitsThreeNamingTheUrl) {

@@ -18,7 +18,7 @@ TEST(CampaignProtocol, HostTierContaminationIsDetectedRetriedAndMarkedInvalidWit
   for (int i = 0; i < 700; ++i) text += (i % 3 == 0 ? "alpha " : i % 3 == 1 ? "beta gamma " : "delta. ");
   write_text(dir / "corpus.txt", text);
   write_text(dir / "c.yaml",
-             "name: trap\nprotocol:\n  num_prompts: '4'\n  warmup_requests: 1\n  client_lag_limit: 10\n"
+             "name: trap\nprotocol:\n  num_prompts: '4'\n  warmup_requests: 1\n  client_lag_limit: 1000\n"
              "  prompts: {source: corpus, path: corpus.txt}\narms:\n"
              "  - {name: trap, engine: sim, gate: false, launch: \"" +
                  sim_launch("--enable-hierarchical-cache --sim-flush-keeps-host-tier") + "\"}\n"
@@ -50,7 +50,7 @@ TEST(CampaignProtocol, AnExhaustedCorpusStopsTheCampaignWithoutVerification) {
   std::string text;
   for (int i = 0; i < 300; ++i) text += "word ";
   write_text(dir / "corpus.txt", text);
-  write_text(dir / "c.yaml", "name: ex\nprotocol:\n  num_prompts: '4'\n  max_cache_hit_rate: null\n  client_lag_limit: 10\n"
+  write_text(dir / "c.yaml", "name: ex\nprotocol:\n  num_prompts: '4'\n  max_cache_hit_rate: null\n  client_lag_limit: 1000\n"
                              "  prompts: {source: corpus, path: corpus.txt}\narms:\n"
                              "  - {name: a, engine: sim, gate: false, launch: \"" + sim_launch() + "\"}\n"
                              "scenarios: [{name: s, isl: 64, osl: 4, concurrency: [1, 2, 3, 4]}]\n");

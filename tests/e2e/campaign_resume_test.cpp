@@ -35,7 +35,7 @@ TEST(CampaignResume, KillNineAtRandomMomentsThenResumeRecordsEveryPointOnceAndNe
                              "protocol:\n"
                              "  num_prompts: \"max(2, c)\"\n"
                              "  warmup_requests: 1\n"
-                             "  client_lag_limit: 10\n"
+                             "  client_lag_limit: 1000\n"
                              "  prompts: {source: corpus, path: corpus.txt}\n"
                              "arms:\n"
                              "  - {name: a, engine: sim, gate: {problems: 2}, launch: \"" + sim_launch("", 1.0) + "\"}\n"

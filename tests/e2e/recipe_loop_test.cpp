@@ -41,7 +41,7 @@ std::string replaced_once(std::string text, std::string_view from, std::string_v
 // its limit is relaxed (the campaign e2e tests do the same).
 std::string shrunk_campaign(const std::string& generated) {
   std::string text = replaced_once(generated, "--sim-oracle\"", "--sim-oracle --sim-seed 7\"");
-  text = replaced_once(text, "protocol:\n", "protocol:\n  client_lag_limit: 10\n");
+  text = replaced_once(text, "protocol:\n", "protocol:\n  client_lag_limit: 1000\n");
   const auto scenarios = text.find("\nscenarios:\n");
   EXPECT_NE(scenarios, std::string::npos) << generated;
   text.resize(scenarios == std::string::npos ? text.size() : scenarios);

@@ -31,6 +31,7 @@ struct BenchFlags {
   std::int64_t random_input_len = 1024, random_output_len = 1024, num_prompts = 1000, warmup_requests = 1;
   double random_range_ratio = 1.0, burstiness = 1.0, temperature = 0.0, request_timeout_s = 6 * 3600;
   double max_client_lag = load::k_default_client_lag_limit;
+  std::int64_t plant_client_burn_us = 0;
   std::optional<std::int64_t> max_concurrency, sharegpt_output_len, vocab_size;
   std::string request_rate = "inf", arrival = "poisson", tag, extra_request_body, output_file, per_request;
   std::uint64_t seed = 1;
@@ -93,6 +94,10 @@ void define_flags(CLI::App& c, BenchFlags& f) {
   c.add_option("--max-client-lag", f.max_client_lag,
                "client lag p99 allowed, as a fraction of the median TPOT, before the run is invalid")
       ->capture_default_str();
+  // Hidden: makes the client slow on purpose, so tests can show the health gate fails such a run.
+  c.add_option("--plant-client-burn-us", f.plant_client_burn_us, "burn this much CPU after every socket read")
+      ->check(CLI::NonNegativeNumber)
+      ->group("");
   c.add_flag("--no-progress", f.no_progress);
   c.add_option("--threads", f.threads, "event-loop threads (0: one per core)")->capture_default_str();
   c.add_flag("--allow-failures", f.allow_failures, "exit 0 even if requests failed");
@@ -208,6 +213,7 @@ load::RunSpec run_spec(const BenchFlags& f) {
   s.metrics = metric_options(f);
   s.flush_cache = f.flush_cache;
   s.client_lag_limit = f.max_client_lag;
+  s.client_burn_per_read = std::chrono::microseconds(f.plant_client_burn_us);
   if (!f.no_progress && isatty(STDERR_FILENO)) s.on_progress = show_progress;
   return s;
 }

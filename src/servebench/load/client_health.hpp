@@ -1,11 +1,14 @@
 #pragma once
-// Was the client itself trustworthy? Per request, the send lag (released → sent: how late the
-// client sent what it was allowed to send); per socket read, the read lag (read → recorded); per
-// loop thread, its CPU share. A run is unhealthy when the client lag p99 (send and read lag)
-// exceeds a fraction (10 %) of the median TPOT, or when a loop thread was saturated: its latencies
-// measure the client as much as the server. Against a simulator started with --sim-stamp-events,
-// the client-added latency (server emit → socket read) is reported too, but not gated: it also
-// holds the server's own send path and the OS scheduler, which are not the client's.
+// Was the client itself trustworthy? Per request, the send lag (allowed → sent: how late the
+// client sent what it was allowed to send; in open loop "allowed" is the scheduled time unless the
+// concurrency cap held it); per socket read, the read lag (read → recorded); per loop thread, its
+// CPU share. Through the measured phase an idle probe thread measures the machine's noise floor:
+// how late it wakes from 1-ms sleeps. A run is unhealthy when a lag's robust p99 exceeds the limit, or when a
+// loop thread was saturated: its latencies measure the client as much as the server. The limit is
+// a fraction (10 %) of the median TPOT, but never below the noise floor: lag an idle loop on this
+// machine shows is not the client's bottleneck. Against a time-scaled serve-sim the floor excuses
+// nothing: a scale whose TPOT lies within the machine's noise distorts the run. Client-added
+// latency (server emit stamp → socket read) is reported, not gated. docs/metrics.md has the rules.
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -19,26 +22,35 @@ namespace servebench::load {
 
 inline constexpr double k_default_client_lag_limit = 0.10;  // of the median TPOT
 inline constexpr double k_saturated_loop_busy = 0.90;       // CPU share of a loop thread
+inline constexpr std::int64_t k_min_lag_samples = 20;       // fewer: that lag is not gated
+inline constexpr double k_min_noise_floor_ms = 0.05;        // Linux's default timer slack
+inline constexpr util::Nanos k_open_loop_settle = std::chrono::seconds(1);  // opening second, see docs
 
 // Per-chunk lag samples of a run, in nanoseconds, merged from every loop thread.
 struct LagHistograms {
-  stats::Histogram read_lag{7}, client_added{7};
+  stats::Histogram read_lag{7}, client_added{7}, floor{7};
   void merge(const LagHistograms& other) {
     read_lag.merge(other.read_lag);
     client_added.merge(other.client_added);
+    floor.merge(other.floor);
   }
 };
 
 struct ClientHealthReport {
-  stats::Summary send_lag_ms;               // per request
+  stats::Summary send_lag_ms;               // per request, every request
   double read_lag_p99_ms = 0, read_lag_max_ms = 0;
   std::optional<double> added_p50_ms, added_p99_ms;  // server-stamped chunks only
   std::int64_t stamped_chunks = 0;
   double cpu_seconds = 0;     // CPU time of the event-loop threads over the measured phase
   double max_loop_busy = 0;   // the busiest loop thread's CPU share of the phase (1 = saturated)
   int threads = 0;            // event-loop threads
-  double lag_p99_ms = 0;    // the gated value: max(send lag p99, read lag p99)
-  double limit_ms = 0;      // fraction × median TPOT; NaN when TPOT is undefined (not gated)
+  double noise_floor_ms = 0;  // max(measured probe wake-up lateness p99, k_min_noise_floor_ms)
+  double measured_floor_ms = 0;  // the measured part alone (0 when not measured)
+  std::int64_t send_lag_samples = 0, read_lag_samples = 0;  // the gated samples of each
+  double gated_send_lag_ms = 0, gated_read_lag_ms = 0;      // robust p99 of each (0: too few)
+  double lag_p99_ms = 0;    // the gated value: max of the two robust p99s
+  double limit_ms = 0;      // the limit lag_p99_ms is held to; NaN when not gated
+  std::string limit_basis;  // "tpot", "noise_floor", or "" when not gated
   bool healthy = true;
   std::string reason;       // why unhealthy, or why not gated; empty when healthy and gated
 };
@@ -49,9 +61,22 @@ struct LoopLoad {
   int threads = 0;
 };
 
+struct HealthInputs {
+  std::span<const RequestRecord> records;
+  const LagHistograms* lags = nullptr;
+  LoopLoad loops;
+  double median_tpot_ms = 0;  // real time (before any time-scale conversion)
+  double limit_fraction = k_default_client_lag_limit;
+  stats::PercentileMethod method = stats::PercentileMethod::nearest_rank;
+  bool open_loop = false;
+  std::optional<double> sim_time_scale;  // the server is serve-sim running at this scale
+};
+
+// The robust p99 of n samples: the nearest-rank p99, but never the single worst sample (for
+// n < 100 the p99 would be the maximum: one outlier). The rank, 1-based, of n ≥ 2 sorted samples.
+std::int64_t robust_p99_rank(std::int64_t n);
+
 // Assesses the client from the run's records, lag histograms and loop load.
-ClientHealthReport assess_client(std::span<const RequestRecord> records, const LagHistograms& lags,
-                                 const LoopLoad& loops, double median_tpot_ms, double limit_fraction,
-                                 stats::PercentileMethod method);
+ClientHealthReport assess_client(const HealthInputs& in);
 
 }  // namespace servebench::load

@@ -8,6 +8,12 @@
 #include <latch>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <thread>
+
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 
 #include "servebench/http/event_loop.hpp"
 #include "servebench/http/stream_client.hpp"
@@ -15,6 +21,8 @@
 
 namespace servebench::load {
 namespace {
+
+constexpr util::Nanos k_probe_lead = std::chrono::milliseconds(30);  // noise samples before the phase
 
 // The concurrency cap, shared by every loop: admits due requests or queues them in order, and
 // hands a queued request to whichever loop just finished one. Touched once per request, never per
@@ -79,12 +87,15 @@ struct Shared {
   std::condition_variable done_cv;
   std::int64_t done = 0;
   std::atomic<std::int64_t> running{0}, failed{0}, output_tokens{0};
+  stats::Histogram noise_floor{7};  // written by the NoiseProbe thread only, read after it stopped
 
   explicit Shared(PhaseSpec s) : spec(std::move(s)), admission(spec.max_concurrency) {}
   // A request became due on `worker`'s loop.
+  // In open loop a request the cap does not hold is allowed at its scheduled time, so a late timer
+  // is send lag; in closed loop it is allowed when its turn comes.
   void due(Worker& worker, std::uint32_t i) {
-    const util::TimePoint now = spec.clock->now();
-    if (admission.admit(i)) worker.start_request(i, now);
+    const util::TimePoint allowed = spec.schedule.open_loop ? origin + spec.schedule.offsets[i] : spec.clock->now();
+    if (admission.admit(i)) worker.start_request(i, allowed);
   }
 };
 
@@ -148,6 +159,45 @@ void read_loop_cpu(Shared& s, util::Nanos Worker::*field) {
   read.wait();
 }
 
+// The machine's noise floor while the phase runs: an idle thread of our own sleeps to absolute
+// deadlines 1 ms apart and records how late it wakes (the OS scheduling delay every lag of the
+// client contains too). It starts before the phase so even a short phase has samples.
+class NoiseProbe {
+ public:
+  explicit NoiseProbe(stats::Histogram& out) : m_out(out), m_thread([this] { run(); }) {}
+  ~NoiseProbe() { stop(); }
+  void stop() {
+    m_stop.store(true);
+    if (m_thread.joinable()) m_thread.join();
+  }
+
+ private:
+  void run() {
+#if defined(__linux__)
+    prctl(PR_SET_TIMERSLACK, 1UL);
+#endif
+    timespec next{};
+    clock_gettime(CLOCK_MONOTONIC, &next);
+    for (int i = 0; i < k_max_samples && !m_stop.load(std::memory_order_relaxed); ++i) {
+      next.tv_nsec += 1'000'000;
+      if (next.tv_nsec >= 1'000'000'000) {
+        next.tv_nsec -= 1'000'000'000;
+        ++next.tv_sec;
+      }
+      clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nullptr);
+      timespec now{};
+      clock_gettime(CLOCK_MONOTONIC, &now);
+      const std::int64_t late = (now.tv_sec - next.tv_sec) * 1'000'000'000 + (now.tv_nsec - next.tv_nsec);
+      m_out.record(static_cast<std::uint64_t>(std::max<std::int64_t>(0, late)));
+      if (late > 1'000'000) next = now;  // behind by more than a period: restart from now
+    }
+  }
+  static constexpr int k_max_samples = 24 * 3600 * 1000;  // a day of 1-ms samples, then it stops
+  stats::Histogram& m_out;
+  std::atomic<bool> m_stop{false};
+  std::thread m_thread;
+};
+
 void init_records(Shared& s) {
   s.records.resize(s.spec.requests.size());
   for (std::size_t i = 0; i < s.records.size(); ++i) {
@@ -174,6 +224,7 @@ util::Result<void> start_workers(Shared& s) {
     if (!client) return std::unexpected(client.error());
     w->client = std::move(*client);
     w->recorder.chunks.reserve(reserve);
+    w->recorder.burn_per_read = s.spec.burn_per_read;
     w->loop.start();
     s.workers.push_back(std::move(w));
   }
@@ -218,6 +269,7 @@ PhaseResult collect(Shared& s) {
     out.lags.merge(w->recorder.lags);
     out.connections_opened += w->connections_opened;
   }
+  out.lags.floor.merge(s.noise_floor);
   sort_chunks(out.chunks);
   for (const RequestRecord& r : s.records) out.span = std::max(out.span, r.done);
   out.threads = static_cast<int>(s.workers.size());
@@ -252,6 +304,11 @@ util::Result<PhaseResult> run_phase(PhaseSpec spec) {
     stop_workers(s);
     return std::unexpected(ok.error());
   }
+  std::optional<NoiseProbe> probe;
+  if (s.spec.measure_noise_floor) {
+    probe.emplace(s.noise_floor);
+    std::this_thread::sleep_for(k_probe_lead);
+  }
   read_loop_cpu(s, &Worker::cpu_start);
   s.origin = s.spec.clock->now();
   if (!s.records.empty()) {
@@ -259,6 +316,7 @@ util::Result<PhaseResult> run_phase(PhaseSpec spec) {
     wait_for_all(s);
   }
   read_loop_cpu(s, &Worker::cpu_end);
+  if (probe) probe->stop();
   stop_workers(s);
   return collect(s);
 }

@@ -42,6 +42,8 @@ struct PhaseSpec {
   const util::Clock* clock = &util::steady_clock();
   std::function<void(const PhaseProgress&)> on_progress{};  // called from the calling thread
   util::Nanos progress_interval = std::chrono::milliseconds(250);
+  bool measure_noise_floor = false;  // run a noise probe thread through the phase (PhaseResult::lags.floor)
+  util::Nanos burn_per_read{0};  // a planted fault for tests of the health gate; zero in real runs
 };
 
 struct PhaseResult {

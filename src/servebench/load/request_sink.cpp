@@ -58,9 +58,15 @@ void RequestSink::on_body(std::string_view bytes, util::TimePoint received_at) {
   std::string_view rest = bytes;
   while (auto event = m_decoder.next(rest)) handle_event(event->data, received_at);
   if (m_decoder.failed()) fail_once(RequestError::malformed, "an SSE event exceeded the size limit");
+  if (m_recorder.burn_per_read.count() > 0) burn(received_at);
   const util::Nanos lag = m_clock.now() - received_at;
   m_recorder.lags.read_lag.record(static_cast<std::uint64_t>(std::max<std::int64_t>(0, lag.count())));
   m_record->read_lag_max = std::max(m_record->read_lag_max, lag);
+}
+
+void RequestSink::burn(util::TimePoint received_at) {
+  while (m_clock.now() - received_at < m_recorder.burn_per_read) {
+  }
 }
 
 void RequestSink::handle_event(std::string_view data, util::TimePoint received_at) {

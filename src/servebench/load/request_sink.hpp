@@ -18,6 +18,7 @@ namespace servebench::load {
 struct ThreadRecorder {
   std::vector<ChunkMark> chunks;
   LagHistograms lags;
+  util::Nanos burn_per_read{0};  // a planted fault: CPU burnt after each read (tests of the gate)
 };
 
 enum class Streaming { sse, whole_body };
@@ -39,6 +40,7 @@ class RequestSink final : public http::StreamSink {
   void on_done(const http::StreamOutcome& outcome) override;
 
  private:
+  void burn(util::TimePoint received_at);
   void handle_event(std::string_view data, util::TimePoint received_at);
   void apply(const wire::Chunk& chunk, util::TimePoint received_at);
   void fail_once(RequestError error, std::string message);

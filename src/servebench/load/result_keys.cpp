@@ -26,8 +26,15 @@ json::object client_json(const ClientHealthReport& c) {
           {"threads", c.threads},
           {"cpu_seconds", c.cpu_seconds},
           {"max_loop_busy", c.max_loop_busy},
+          {"noise_floor_ms", c.noise_floor_ms},
+          {"measured_floor_ms", c.measured_floor_ms},
+          {"gated_send_lag_ms", c.gated_send_lag_ms},
+          {"send_lag_samples", c.send_lag_samples},
+          {"gated_read_lag_ms", c.gated_read_lag_ms},
+          {"read_lag_samples", c.read_lag_samples},
           {"lag_p99_ms", c.lag_p99_ms},
           {"limit_ms", json_double_or_null(c.limit_ms)},
+          {"limit_basis", c.limit_basis},
           {"healthy", c.healthy},
           {"reason", c.reason}};
 }

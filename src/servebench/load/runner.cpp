@@ -139,9 +139,16 @@ void finish(RunResult& r, PhaseResult phase, const CounterWindow& window, double
   r.metrics = compute_metrics(r.records, r.chunks, r.echo.metric_options);
   const LoopLoad loops{util::to_seconds(phase.loop_cpu), phase.max_loop_busy, phase.threads};
   // Client lag is real time, so it is judged against the real TPOT, before any conversion.
-  r.client = assess_client(r.records, phase.lags, loops, r.metrics.tpot_ms.median, lag_limit,
-                           r.echo.metric_options.method);
-  if (const auto scale = sim_time_scale(r.server_info)) {
+  const auto scale = sim_time_scale(r.server_info);
+  r.client = assess_client({.records = r.records,
+                            .lags = &phase.lags,
+                            .loops = loops,
+                            .median_tpot_ms = r.metrics.tpot_ms.median,
+                            .limit_fraction = lag_limit,
+                            .method = r.echo.metric_options.method,
+                            .open_loop = r.echo.metric_options.open_loop,
+                            .sim_time_scale = scale});
+  if (scale) {
     to_simulated_time(r.records, r.chunks, r.wall_span, *scale);
     r.metrics = compute_metrics(r.records, r.chunks, r.echo.metric_options);
     r.time_scale = *scale;
@@ -203,6 +210,8 @@ util::Result<RunResult> run(const RunSpec& spec, ServerControl& control) {
   auto p = phase_spec(spec, std::move(*requests), std::move(*schedule));
   if (!p) return std::unexpected(p.error());
   p->on_progress = spec.on_progress;
+  p->measure_noise_floor = true;
+  p->burn_per_read = spec.client_burn_per_read;
   control.begin_window();
   result.started_at = spec.wall_clock->now();
   auto phase = run_phase(std::move(*p));

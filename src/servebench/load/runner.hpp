@@ -46,6 +46,7 @@ struct RunSpec {
   MetricOptions metrics;                // percentiles, goodput SLOs, GPU count
   bool flush_cache = false;
   double client_lag_limit = k_default_client_lag_limit;
+  util::Nanos client_burn_per_read{0};  // a planted client fault (tests of the health gate)
   std::function<void(const PhaseProgress&)> on_progress{};  // measured phase, from the calling thread
   const util::Clock* clock = &util::steady_clock();
   const util::WallClock* wall_clock = &util::system_wall_clock();

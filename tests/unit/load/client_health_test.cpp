@@ -9,45 +9,143 @@ namespace {
 
 using std::chrono::microseconds;
 
-std::vector<RequestRecord> records_with_send_lags(std::initializer_list<int> lags_us) {
+// One record per lag, released 1 ms apart starting at `start`.
+std::vector<RequestRecord> records_with_send_lags(std::vector<int> lags_us, microseconds start = microseconds(0)) {
   std::vector<RequestRecord> out;
   std::uint32_t i = 0;
   for (int lag : lags_us) {
     RequestRecord r;
     r.index = i++;
-    r.released = microseconds(1000 * i);
+    r.intended = r.released = start + microseconds(1000 * i);
     r.sent = r.released + microseconds(lag);
     out.push_back(r);
   }
   return out;
 }
 
-TEST(ClientHealth, HealthyWhenLagIsSmallAgainstTpot) {
-  const auto records = records_with_send_lags({10, 20, 30, 40});
+std::vector<int> repeat(int value, int n) { return std::vector<int>(static_cast<std::size_t>(n), value); }
+
+LagHistograms reads(std::uint64_t ns, int n) {
   LagHistograms lags;
-  for (int i = 0; i < 100; ++i) lags.read_lag.record(5'000);  // 5 µs
-  const auto h = assess_client(records, lags, {}, 10.0, 0.10, stats::PercentileMethod::nearest_rank);
+  for (int i = 0; i < n; ++i) lags.read_lag.record(ns);
+  return lags;
+}
+
+HealthInputs inputs(const std::vector<RequestRecord>& records, const LagHistograms& lags, double tpot_ms) {
+  return {.records = records, .lags = &lags, .median_tpot_ms = tpot_ms};
+}
+
+TEST(ClientHealth, RobustP99NeverTakesTheSingleWorstSample) {
+  EXPECT_EQ(robust_p99_rank(2), 1);
+  EXPECT_EQ(robust_p99_rank(20), 19);
+  EXPECT_EQ(robust_p99_rank(64), 63);
+  EXPECT_EQ(robust_p99_rank(100), 99);
+  EXPECT_EQ(robust_p99_rank(1000), 990);
+}
+
+TEST(ClientHealth, HealthyWhenLagIsSmallAgainstTpot) {
+  const auto records = records_with_send_lags(repeat(40, 30));
+  const auto lags = reads(5'000, 100);  // 5 µs
+  const auto h = assess_client(inputs(records, lags, 10.0));
   EXPECT_TRUE(h.healthy) << h.reason;
   EXPECT_DOUBLE_EQ(h.limit_ms, 1.0);
-  EXPECT_NEAR(h.send_lag_ms.at(99), 0.040, 1e-12);
+  EXPECT_EQ(h.limit_basis, "tpot");
+  EXPECT_NEAR(h.gated_send_lag_ms, 0.040, 1e-12);
   EXPECT_NEAR(h.lag_p99_ms, 0.040, 1e-12);
+  EXPECT_EQ(h.send_lag_samples, 30);
+  EXPECT_EQ(h.read_lag_samples, 100);
 }
 
 TEST(ClientHealth, SendLagAboveTenPercentOfTpotIsUnhealthy) {
-  const auto records = records_with_send_lags({10, 20, 30, 2500});
-  const auto h = assess_client(records, {}, {}, 10.0, 0.10, stats::PercentileMethod::nearest_rank);
+  auto lags_us = repeat(10, 28);
+  lags_us.insert(lags_us.end(), {2500, 2500});  // two late sends of 30: above the robust p99
+  const auto records = records_with_send_lags(lags_us);
+  const LagHistograms none;
+  const auto h = assess_client(inputs(records, none, 10.0));
   EXPECT_FALSE(h.healthy);
   EXPECT_NEAR(h.lag_p99_ms, 2.5, 1e-12);
   EXPECT_NE(h.reason.find("exceeds 1.000 ms (10% of the median TPOT 10.000 ms)"), std::string::npos) << h.reason;
 }
 
+TEST(ClientHealth, OneOutlierInASmallRunIsForgiven) {
+  auto lags_us = repeat(10, 63);
+  lags_us.push_back(9000);  // the single worst of 64: a nearest-rank p99 would be this one
+  const auto records = records_with_send_lags(lags_us);
+  const LagHistograms none;
+  const auto h = assess_client(inputs(records, none, 10.0));
+  EXPECT_TRUE(h.healthy) << h.reason;
+  EXPECT_NEAR(h.send_lag_ms.at(99), 9.0, 1e-12);  // reported as measured
+  EXPECT_NEAR(h.gated_send_lag_ms, 0.010, 1e-12);
+}
+
+TEST(ClientHealth, TooFewSamplesAreNotGated) {
+  const auto records = records_with_send_lags({5000, 5000, 5000});
+  const auto lags = reads(5'000'000, 10);
+  const auto h = assess_client(inputs(records, lags, 10.0));
+  EXPECT_TRUE(h.healthy);
+  EXPECT_TRUE(std::isnan(h.limit_ms));
+  EXPECT_NE(h.reason.find("not gated: 3 requests and 10 socket reads, fewer than the 20"), std::string::npos)
+      << h.reason;
+}
+
+TEST(ClientHealth, TheLimitNeverGoesBelowTheNoiseFloor) {
+  // A server answering in microseconds: 10 % of a 0.02 ms TPOT is below anything a loop can resolve.
+  const auto records = records_with_send_lags(repeat(5, 30));
+  const auto lags = reads(20'000, 100);  // 20 µs
+  const auto h = assess_client(inputs(records, lags, 0.02));
+  EXPECT_TRUE(h.healthy) << h.reason;
+  EXPECT_EQ(h.limit_basis, "noise_floor");
+  EXPECT_DOUBLE_EQ(h.limit_ms, k_min_noise_floor_ms);
+  // … but a lag above the floor is still the client's.
+  const auto slow = reads(400'000, 100);
+  const auto bad = assess_client(inputs(records, slow, 0.02));
+  EXPECT_FALSE(bad.healthy);
+  EXPECT_NE(bad.reason.find("the machine's noise floor"), std::string::npos) << bad.reason;
+}
+
+TEST(ClientHealth, TheMeasuredFloorRaisesTheLimit) {
+  const auto records = records_with_send_lags(repeat(5, 30));
+  auto lags = reads(150'000, 100);  // 0.15 ms
+  for (int i = 0; i < 100; ++i) lags.floor.record(200'000);  // an idle loop fires 0.2 ms late here
+  const auto h = assess_client(inputs(records, lags, 1.0));
+  EXPECT_TRUE(h.healthy) << h.reason;
+  EXPECT_NEAR(h.measured_floor_ms, 0.2, 0.001);
+  EXPECT_NEAR(h.limit_ms, 0.2, 0.001);
+}
+
+TEST(ClientHealth, ATimeScaleBelowTheNoiseFloorIsUnhealthy) {
+  const auto records = records_with_send_lags(repeat(5, 30));
+  const auto lags = reads(5'000, 100);
+  auto in = inputs(records, lags, 0.2);  // a 20 ms TPOT at time scale 0.01
+  in.sim_time_scale = 0.01;
+  const auto h = assess_client(in);
+  EXPECT_FALSE(h.healthy);
+  EXPECT_NE(h.reason.find("time scale 0.01 too small"), std::string::npos) << h.reason;
+  in.median_tpot_ms = 2.0;  // the same model at time scale 0.1
+  in.sim_time_scale = 0.1;
+  EXPECT_TRUE(assess_client(in).healthy);
+}
+
+TEST(ClientHealth, OpenLoopLeavesTheOpeningSecondOut) {
+  auto records = records_with_send_lags(repeat(3000, 10));  // the opening burst, 3 ms late
+  const auto later = records_with_send_lags(repeat(10, 30), microseconds(1'000'000));
+  records.insert(records.end(), later.begin(), later.end());
+  const LagHistograms none;
+  auto in = inputs(records, none, 10.0);
+  in.open_loop = true;
+  const auto h = assess_client(in);
+  EXPECT_TRUE(h.healthy) << h.reason;
+  EXPECT_EQ(h.send_lag_samples, 30);
+  in.open_loop = false;  // closed loop has no opening burst to forgive
+  EXPECT_FALSE(assess_client(in).healthy);
+}
+
 TEST(ClientHealth, StampedChunksAreReportedButNotGated) {
   const auto records = records_with_send_lags({1, 1});
-  LagHistograms lags;
+  auto lags = reads(1'000, 30);
   for (int i = 0; i < 98; ++i) lags.client_added.record(50'000);
   for (int i = 0; i < 2; ++i) lags.client_added.record(3'000'000);  // p99 = 3 ms
-  lags.read_lag.record(1'000);
-  const auto h = assess_client(records, lags, {}, 20.0, 0.10, stats::PercentileMethod::nearest_rank);
+  const auto h = assess_client(inputs(records, lags, 20.0));
   ASSERT_TRUE(h.added_p99_ms);
   EXPECT_NEAR(*h.added_p99_ms, 3.0, 0.02);
   EXPECT_NEAR(*h.added_p50_ms, 0.05, 0.001);
@@ -58,17 +156,18 @@ TEST(ClientHealth, StampedChunksAreReportedButNotGated) {
 
 TEST(ClientHealth, SlowReadsAreUnhealthy) {
   const auto records = records_with_send_lags({1, 1});
-  LagHistograms lags;
-  for (int i = 0; i < 10; ++i) lags.read_lag.record(5'000'000);  // 5 ms between read and record
-  const auto h = assess_client(records, lags, {}, 20.0, 0.10, stats::PercentileMethod::nearest_rank);
+  const auto lags = reads(5'000'000, 30);  // 5 ms between read and record
+  const auto h = assess_client(inputs(records, lags, 20.0));
   EXPECT_FALSE(h.healthy);
   EXPECT_NE(h.reason.find("read lag p99 5.0"), std::string::npos) << h.reason;
 }
 
 TEST(ClientHealth, ASaturatedLoopThreadIsUnhealthy) {
   const auto records = records_with_send_lags({1, 1});
-  const auto h = assess_client(records, {}, {.cpu_seconds = 1.9, .max_busy = 0.97, .threads = 2}, 20.0, 0.10,
-                               stats::PercentileMethod::nearest_rank);
+  const LagHistograms none;
+  auto in = inputs(records, none, 20.0);
+  in.loops = {.cpu_seconds = 1.9, .max_busy = 0.97, .threads = 2};
+  const auto h = assess_client(in);
   EXPECT_FALSE(h.healthy);
   EXPECT_NE(h.reason.find("busy 97%"), std::string::npos) << h.reason;
   EXPECT_EQ(h.threads, 2);
@@ -76,8 +175,9 @@ TEST(ClientHealth, ASaturatedLoopThreadIsUnhealthy) {
 }
 
 TEST(ClientHealth, WithoutTpotTheRunIsNotGated) {
-  const auto records = records_with_send_lags({5000});
-  const auto h = assess_client(records, {}, {}, std::nan(""), 0.10, stats::PercentileMethod::nearest_rank);
+  const auto records = records_with_send_lags(repeat(5000, 30));
+  const LagHistograms none;
+  const auto h = assess_client(inputs(records, none, std::nan("")));
   EXPECT_TRUE(h.healthy);
   EXPECT_TRUE(std::isnan(h.limit_ms));
   EXPECT_NE(h.reason.find("not gated"), std::string::npos);
