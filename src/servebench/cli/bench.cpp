@@ -172,6 +172,7 @@ void check_flags(const BenchFlags& f) {
   const load::RunSettings settings{.num_prompts = f.num_prompts,
                                    .warmup_requests = f.warmup_requests,
                                    .max_concurrency = f.max_concurrency,
+                                   .request_rate = std::nullopt,  // checked where it is parsed
                                    .burstiness = f.burstiness,
                                    .threads = f.threads,
                                    .client_lag_limit = f.max_client_lag,
