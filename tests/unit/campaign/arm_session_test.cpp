@@ -27,7 +27,9 @@ struct Fixture {
     console = std::tmpfile();
   }
   ~Fixture() { std::fclose(console); }
-  SessionEnv env() { return {dir, "/x/servebench", &StopSignal::install(), console, {"0.1.0", "t"}}; }
+  SessionEnv env() {
+    return {dir, "/x/servebench", &StopSignal::install(), console, {"0.1.0", "t"}, CampaignClock{}};
+  }
   std::string hooks() const { return util::read_file(dir / "hooks.txt").value_or(""); }
 
   testing::FakeEngineServer server;
