@@ -17,6 +17,7 @@ int run(int argc, char** argv) {
   add_serve_sim(app, selected);
   add_bench(app, selected);
   add_campaign(app, selected);
+  add_plan(app, selected);
   add_report(app, selected);
   add_recipe(app, selected);
   try {

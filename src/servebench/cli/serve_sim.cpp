@@ -11,6 +11,7 @@
 #include <set>
 
 #include "servebench/cli/command.hpp"
+#include "servebench/cli/serve_sim_parser.hpp"
 #include "servebench/cli/version.hpp"
 #include "servebench/flags/flag_registry.hpp"
 #include "servebench/sim/http_front.hpp"
@@ -328,6 +329,24 @@ int serve(ServeSimFlags& f) {
 }
 
 }  // namespace
+
+util::Result<plan::SimLaunch> parse_serve_sim_args(const std::vector<std::string>& args) {
+  CLI::App app("serve-sim", "serve-sim");
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  ServeSimFlags f;
+  define_parallel_and_memory(app, f);
+  define_speculative_and_server(app, f);
+  define_sim_flags(app, f);
+  define_recorded_flags(app, f);
+  try {
+    app.parse(std::vector<std::string>(args.rbegin(), args.rend()));  // CLI11 takes the words reversed
+  } catch (const CLI::ParseError& e) {
+    return util::failf(util::ErrorKind::bad_input, "serve-sim: {}", e.what());
+  }
+  auto deployment = resolve(f);
+  if (!deployment) return std::unexpected(deployment.error());
+  return plan::SimLaunch{std::move(*deployment), front_options(f).facts};
+}
 
 void add_serve_sim(CLI::App& app, CommandFn& selected) {
   auto* cmd = app.add_subcommand("serve-sim",

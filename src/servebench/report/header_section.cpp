@@ -1,5 +1,6 @@
 // The report header: campaigns, measured span and generation time, tool versions, ledger issues,
 // machine and engine facts, protocol (report_builder.hpp).
+#include <algorithm>
 #include <array>
 
 #include <fmt/format.h>
@@ -40,6 +41,7 @@ std::string time_base_line(const CampaignSet& set) {
   int simulated = 0;
   int real = 0;
   for (const auto& p : set.points) {
+    if (p.record.extra.contains("predicted")) continue;  // predicted_line
     const auto* base = p.record.extra.if_contains("time_base");
     if (base == nullptr || !base->is_string()) continue;
     (base->get_string() == "simulated" ? simulated : real) += 1;
@@ -56,6 +58,37 @@ std::string time_base_line(const CampaignSet& set) {
       "every measured time was converted back, so latencies and throughputs read as that hardware's{}",
       simulated, simulated == 1 ? "" : "s", scales.empty() ? std::string(k_not_recorded) : util::join(scales, ", "),
       real == 0 ? "" : fmt::format("; {} point{} in real time", real, real == 1 ? "" : "s"));
+}
+
+// Points written by `servebench plan` (ledger `predicted`): no server ran; say so, with the cards.
+std::string predicted_line(const CampaignSet& set) {
+  int predicted = 0;
+  std::vector<std::string> cards;
+  bool budget = false;
+  for (const auto& p : set.points) {
+    const auto* o = p.record.extra.if_contains("predicted");
+    if (o == nullptr || !o->is_object()) continue;
+    predicted += 1;
+    for (const char* key : {"model_card", "hardware_card"}) {
+      const auto* card = o->get_object().if_contains(key);
+      const auto* file = card && card->is_object() ? card->get_object().if_contains("file") : nullptr;
+      const auto* sha = card && card->is_object() ? card->get_object().if_contains("sha256") : nullptr;
+      if (file == nullptr || !file->is_string()) continue;
+      std::string text(file->get_string());
+      if (sha && sha->is_string() && sha->get_string().size() >= 12) {
+        text += " " + std::string(std::string_view(sha->get_string()).substr(0, 12));
+      }
+      if (std::find(cards.begin(), cards.end(), text) == cards.end()) cards.push_back(std::move(text));
+    }
+    const auto* b = o->get_object().if_contains("error_budget");
+    budget = budget || (b != nullptr && !b->is_null());
+  }
+  if (predicted == 0) return "";
+  return fmt::format(
+      "PREDICTED: {} point{} from `servebench plan` — the simulator in virtual time, no server ran; every latency "
+      "and throughput of {} is a prediction of the cards ({}), not a measurement{}",
+      predicted, predicted == 1 ? "" : "s", predicted == 1 ? "it" : "them", util::join(cards, ", "),
+      budget ? "" : "; error budget: not validated for these cards");
 }
 
 std::vector<std::string> overview_items(const CampaignSet& set) {
@@ -75,6 +108,7 @@ std::vector<std::string> overview_items(const CampaignSet& set) {
                                                                  ? std::string(k_not_recorded)
                                                                  : util::join(set.tool_versions, ", ")));
   items.push_back(status_counts(set));
+  if (auto line = predicted_line(set); !line.empty()) items.push_back(std::move(line));
   if (auto line = time_base_line(set); !line.empty()) items.push_back(std::move(line));
   return items;
 }

@@ -1,0 +1,63 @@
+// `servebench plan CAMPAIGN.yaml [--out DIR] [--only arm=a,scenario=s,c=8]`: the campaign file run
+// unchanged in virtual time; every number it writes is a prediction of the simulator (docs/plan.md).
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "servebench/campaign/runner.hpp"
+#include "servebench/cli/command.hpp"
+#include "servebench/cli/serve_sim_parser.hpp"
+#include "servebench/cli/version.hpp"
+#include "servebench/plan/planner.hpp"
+
+namespace servebench::cli {
+namespace {
+
+struct PlanArgs {
+  std::string file, out, only;
+};
+
+int run_plan(const PlanArgs& args) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto spec = unwrap(campaign::read_campaign(args.file));
+  plan::PlanOptions options;
+  options.out = args.out.empty()
+                    ? std::filesystem::path(campaign::default_out_dir(spec, util::system_wall_clock().now()).string() + "-plan")
+                    : std::filesystem::path(args.out);
+  if (!args.only.empty()) options.only = unwrap(campaign::parse_only(args.only, spec));
+  options.tool = {std::string(version()), std::string(git_hash())};
+  options.parse_launch = parse_serve_sim_args;
+  const auto summary = unwrap(plan::run_plan(spec, options));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  fmt::print("plan: {} points predicted ({} ok, {} skipped, {} not ok), {} simulated requests, {} engine steps, "
+             "{:.2f} s\n",
+             summary.points, summary.ok, summary.skipped, summary.not_ok, summary.simulated_requests,
+             summary.engine_steps, seconds);
+  if (!summary.unsupported.empty()) {
+    fmt::print("plan: {} arm{} not simulated (listed above)\n", summary.unsupported.size(),
+               summary.unsupported.size() == 1 ? "" : "s");
+  }
+  fmt::print("Every number in {} is a prediction of the simulator's cards, not a measurement "
+             "(ledger key `predicted`; docs/plan.md).\n",
+             options.out.string());
+  return plan::exit_code_of(summary);
+}
+
+}  // namespace
+
+void add_plan(CLI::App& app, CommandFn& selected) {
+  auto args = std::make_shared<PlanArgs>();
+  auto* cmd = app.add_subcommand("plan", "run a campaign file in virtual time on the simulator: predicted results "
+                                         "in a normal run directory, in seconds");
+  cmd->add_option("file", args->file, "campaign YAML")->required();
+  cmd->add_option("--out", args->out, "run directory (default runs/<name>-<timestamp>-plan)");
+  cmd->add_option("--only", args->only, "plan a subset: arm=NAME,scenario=NAME,c=N (repeat a key for several)");
+  cmd->footer("Arms whose launch command the simulator cannot represent are listed with the reason and not "
+              "simulated. Exit: 0 every simulated point ok or skipped, 1 a point failed or is invalid, 2 bad input. "
+              "How predictions are labelled: docs/plan.md.");
+  cmd->callback([&selected, args] { selected = [args] { return run_plan(*args); }; });
+}
+
+}  // namespace servebench::cli

@@ -1,0 +1,157 @@
+// `servebench plan` end to end: a campaign file in virtual time into a run directory the report
+// reads as predicted; arms it cannot simulate; agreement with the same campaign run live against
+// serve-sim at time scale 1; the demo's verdicts.
+#include <cmath>
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "e2e/campaign_process.hpp"
+#include "servebench/results/run_layout.hpp"
+
+namespace servebench::e2e {
+namespace {
+
+using results::PointStatus;
+
+std::map<std::string, results::PointRecord> by_id(const results::Ledger& ledger) {
+  std::map<std::string, results::PointRecord> out;
+  for (const auto& r : ledger.latest()) out[results::point_id(results::key_of(r))] = r;
+  return out;
+}
+
+std::string mixed_campaign() {
+  return "name: plan-e2e\n"
+         "protocol:\n"
+         "  num_prompts: \"max(2, c)\"\n"
+         "  warmup_requests: 1\n"
+         "arms:\n"
+         "  - name: short\n"
+         "    engine: sim\n"
+         "    launch: \"" + sim_launch("--context-length 4096 --tool-call-parser llama3") + "\"\n"
+         "  - name: remote\n"
+         "    engine: vllm\n"
+         "    base_url: http://127.0.0.1:1\n"
+         "  - name: typo\n"
+         "    engine: sim\n"
+         "    launch: \"servebench serve-sim --hw h200 --no-such-flag 3 --port {port}\"\n"
+         "scenarios:\n"
+         "  - {name: chat, isl: 512, osl: 32, concurrency: [1, 4]}\n"
+         "  - {name: big, isl: 8000, osl: 8, concurrency: [1]}\n";
+}
+
+TEST(Plan, WritesAPredictedRunDirectoryThatTheReportReads) {
+  const auto dir = campaign_temp_dir("plan_mixed");
+  write_text(dir / "c.yaml", mixed_campaign());
+  const auto run = run_servebench({"plan", "c.yaml", "--out", "out"}, dir, std::chrono::seconds(60));
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  // Arms the simulator cannot represent are listed with the reason, never simulated with defaults.
+  EXPECT_NE(run.out.find("arm remote: not simulated: the arm attaches to a running server"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("arm typo: not simulated: serve-sim:"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("--no-such-flag"), std::string::npos) << run.out;
+
+  const results::RunLayout layout(dir / "out");
+  auto points = by_id(read_run_ledger(layout.dir()));
+  ASSERT_EQ(points.size(), 3u);  // short only
+  for (const auto& [id, r] : points) {
+    EXPECT_EQ(r.arm, "short");
+    ASSERT_TRUE(r.extra.contains("predicted")) << id;
+    EXPECT_EQ(r.extra.at("predicted").at("by").as_string(), "servebench plan");
+    EXPECT_EQ(r.extra.at("predicted").at("model_card").at("file").as_string(), "models/llama-3.1-8b.yaml");
+    EXPECT_EQ(r.extra.at("predicted").at("model_card").at("sha256").as_string().size(), 64u);
+    EXPECT_EQ(r.extra.at("time_base").as_string(), "simulated");
+  }
+  const auto& c4 = points.at("short/chat/c4");
+  EXPECT_EQ(c4.status, PointStatus::ok) << c4.reason;
+  EXPECT_EQ(c4.completed, 4);
+  EXPECT_TRUE(c4.cache.flushed);
+  EXPECT_TRUE(c4.cache.verified);
+  EXPECT_GT(c4.ttft_ms.mean, 0);
+  EXPECT_GT(c4.tpot_ms.mean, 0);
+  EXPECT_GT(c4.throughput.output_tok_per_s, 0);
+  const auto& big = points.at("short/big/c1");
+  EXPECT_EQ(big.status, PointStatus::skipped);
+  EXPECT_EQ(big.reason, "isl+osl 8008 exceeds context 4096");
+  EXPECT_TRUE(std::filesystem::exists(layout.requests("short", "chat", 4)));
+  EXPECT_TRUE(std::filesystem::exists(layout.server_facts("short")));
+  EXPECT_FALSE(std::filesystem::exists(layout.arm_dir("remote")));
+
+  const auto report = run_servebench({"report", "out"}, dir, std::chrono::seconds(60), "report");
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  auto md = util::read_file(layout.dir() / "report.md");
+  ASSERT_TRUE(md.has_value());
+  EXPECT_NE(md->find("PREDICTED: 3 points from `servebench plan`"), std::string::npos) << *md;
+  EXPECT_NE(md->find("models/llama-3.1-8b.yaml"), std::string::npos);
+}
+
+TEST(Plan, ACampaignWithNoArmItCanSimulateIsBadInput) {
+  const auto dir = campaign_temp_dir("plan_none");
+  write_text(dir / "c.yaml",
+             "name: none\n"
+             "arms:\n"
+             "  - {name: remote, engine: vllm, base_url: \"http://127.0.0.1:1\"}\n"
+             "scenarios:\n"
+             "  - {name: s, isl: 16, osl: 4, concurrency: [1]}\n");
+  const auto run = run_servebench({"plan", "c.yaml", "--out", "out"}, dir, std::chrono::seconds(30));
+  EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
+  EXPECT_NE(run.err.find("no arm of the campaign can be simulated"), std::string::npos) << run.err;
+}
+
+// The same small matrix, live against serve-sim in real time and by plan. Steps are made long
+// (10 ms of fixed overhead, 8K prompts: TTFT ≈ 0.3 s) so loopback HTTP and a loaded machine add
+// well under 1 % to any mean; the whole live run takes about 6 s.
+TEST(Plan, AgreesWithTheLiveSimulatorWithinTwoPercent) {
+  const auto dir = campaign_temp_dir("plan_agree");
+  write_text(dir / "c.yaml",
+             "name: agree\n"
+             "protocol:\n"
+             "  num_prompts: \"max(4, 2*c)\"\n"
+             "  warmup_requests: 1\n"
+             "  client_lag_limit: 10\n"
+             "arms:\n"
+             "  - name: tp1\n"
+             "    engine: sim\n"
+             "    launch: \"servebench serve-sim --hw h200 --model llama-3.1-8b --port {port} --sim-time-scale 1 "
+             "--sim-step-overhead-us 10000\"\n"
+             "    gate: {enabled: false}\n"
+             "scenarios:\n"
+             "  - {name: s, isl: 8192, osl: 16, concurrency: [1, 4]}\n");
+  const auto live = run_servebench({"campaign", "run", "c.yaml", "--out", "live"}, dir, std::chrono::seconds(120), "live");
+  ASSERT_EQ(live.exit_code, 0) << live.out << live.err;
+  const auto plan = run_servebench({"plan", "c.yaml", "--out", "plan"}, dir, std::chrono::seconds(60), "plan");
+  ASSERT_EQ(plan.exit_code, 0) << plan.out << plan.err;
+  auto measured = by_id(read_run_ledger(dir / "live"));
+  auto predicted = by_id(read_run_ledger(dir / "plan"));
+  ASSERT_EQ(measured.size(), 2u);
+  ASSERT_EQ(predicted.size(), 2u);
+  const auto close = [](double p, double m) { return std::abs(p - m) <= 0.02 * std::abs(m); };
+  for (const auto& [id, m] : measured) {
+    const auto& p = predicted.at(id);
+    ASSERT_EQ(m.status, PointStatus::ok) << id << ": " << m.reason;
+    ASSERT_EQ(p.status, PointStatus::ok) << id << ": " << p.reason;
+    EXPECT_TRUE(close(p.ttft_ms.mean, m.ttft_ms.mean)) << id << " TTFT " << p.ttft_ms.mean << " vs " << m.ttft_ms.mean;
+    EXPECT_TRUE(close(p.tpot_ms.mean, m.tpot_ms.mean)) << id << " TPOT " << p.tpot_ms.mean << " vs " << m.tpot_ms.mean;
+    EXPECT_TRUE(close(p.throughput.output_tok_per_s, m.throughput.output_tok_per_s))
+        << id << " tok/s " << p.throughput.output_tok_per_s << " vs " << m.throughput.output_tok_per_s;
+  }
+}
+
+// The demo in seconds: its report names the crossover the live demo shows (examples/demo.yaml).
+TEST(Plan, TheDemoShowsTheLiveDemosVerdictsInSeconds) {
+  const auto dir = campaign_temp_dir("plan_demo");
+  const std::string demo = std::string(SERVEBENCH_SOURCE_DIR) + "/examples/demo.yaml";
+  const auto plan = run_servebench({"plan", demo, "--out", "out"}, dir, std::chrono::seconds(60));
+  ASSERT_EQ(plan.exit_code, 0) << plan.out << plan.err;
+  const auto report = run_servebench({"report", "out"}, dir, std::chrono::seconds(60), "report");
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  auto md = util::read_file(dir / "out" / "report.md");
+  ASSERT_TRUE(md.has_value());
+  EXPECT_NE(md->find("16k-512: crossover at C=8 — e7b leads below, tp2pp4 from C=8 on"), std::string::npos) << *md;
+  EXPECT_NE(md->find("1k-128: no crossover — e7b leads at every contested concurrency"), std::string::npos);
+  EXPECT_NE(md->find("| 16k-512  |   1 | e7b    |"), std::string::npos);
+  EXPECT_NE(md->find("| 16k-512  |  16 | tp2pp4 |"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace servebench::e2e
