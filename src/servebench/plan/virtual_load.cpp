@@ -1,6 +1,7 @@
 #include "servebench/plan/virtual_load.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <limits>
 #include <unordered_map>
 
@@ -31,11 +32,11 @@ class Driver {
   Driver(sim::Engine& engine, const VirtualLoad& load, RequestSink* sink)
       : m_engine(engine), m_load(load), m_sink(sink), m_origin(engine.now()),
         m_cap(load.max_concurrency.value_or(std::numeric_limits<std::int64_t>::max())) {
-    if (!sink) m_phase.records.resize(load.prompts.size());
+    if (!sink) m_phase.records.resize(load.size());
   }
 
   util::Result<VirtualPhase> run() {
-    const auto n = static_cast<std::int64_t>(m_load.prompts.size());
+    const auto n = static_cast<std::int64_t>(m_load.size());
     while (m_phase.requests < n) {
       release_at_now();
       if (m_engine.idle()) {
@@ -67,7 +68,7 @@ class Driver {
  private:
   Nanos now() const { return m_engine.now() - m_origin; }
   bool open_loop() const { return !m_load.offsets.empty(); }
-  bool can_release() const { return m_next < m_load.prompts.size() && m_in_flight < m_cap; }
+  bool can_release() const { return m_next < m_load.size() && m_in_flight < m_cap; }
 
   void push(Nanos due, Nanos sent) {
     m_pending.push_back({static_cast<std::uint32_t>(m_next), due, sent});
@@ -97,10 +98,11 @@ class Driver {
 
   bool submit_front() {
     const Pending p = m_pending.front();
-    m_pending.erase(m_pending.begin());
-    const load::Prompt& prompt = m_load.prompts[p.index];
+    m_pending.pop_front();
+    if (m_load.generate) m_load.generate(p.index, m_made);
+    const load::Prompt& prompt = m_load.generate ? m_made : m_load.prompts[p.index];
     sim::SimRequest r;
-    r.prompt = prompt_ids(prompt, m_engine.tokenizer());
+    r.prompt = m_load.generate && !m_made.ids.empty() ? std::move(m_made.ids) : prompt_ids(prompt, m_engine.tokenizer());
     const std::int64_t max_tokens =
         m_load.max_tokens_cap ? std::min(prompt.output_tokens, *m_load.max_tokens_cap) : prompt.output_tokens;
     r.sampling.max_tokens = max_tokens;
@@ -179,7 +181,8 @@ class Driver {
   std::int64_t m_cap;
   std::size_t m_next = 0;
   std::int64_t m_in_flight = 0;
-  std::vector<Pending> m_pending;  // sent, not yet seen by the engine; in send order
+  std::deque<Pending> m_pending;  // sent, not yet seen by the engine; in send order
+  load::Prompt m_made;             // the prompt generate() made last
   std::unordered_map<sim::RequestId, Live> m_live;
   VirtualPhase m_phase;
 };
@@ -187,7 +190,7 @@ class Driver {
 }  // namespace
 
 util::Result<VirtualPhase> run_virtual(sim::Engine& engine, const VirtualLoad& load, RequestSink* sink) {
-  if (!load.offsets.empty() && load.offsets.size() != load.prompts.size()) {
+  if (!load.offsets.empty() && load.offsets.size() != load.size()) {
     return util::fail(util::ErrorKind::bad_input, "an open-loop schedule needs one offset per prompt");
   }
   return Driver(engine, load, sink).run();

@@ -8,6 +8,7 @@
 // phase's start in virtual nanoseconds, recorded as load::RequestRecord so the metric code is the
 // bench's own.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -21,8 +22,13 @@ namespace servebench::plan {
 
 struct VirtualLoad {
   std::span<const load::Prompt> prompts;        // in send order
+  // Instead of `prompts`: `count` prompts made one at a time as each is sent, so a million-request
+  // run never holds its prompts (generate(i, out) fills prompt i).
+  std::size_t count = 0;
+  std::function<void(std::size_t, load::Prompt&)> generate;
   std::optional<std::int64_t> max_concurrency;  // nullopt: no cap
   std::vector<util::Nanos> offsets;             // open loop: due times (one per prompt); empty: closed loop
+  std::size_t size() const { return generate ? count : prompts.size(); }
   bool ignore_eos = true;                       // also sets min_tokens = max_tokens, as the bench does
   double temperature = 0;
   std::optional<std::uint64_t> seed;
