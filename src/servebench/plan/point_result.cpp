@@ -82,7 +82,12 @@ load::RunResult run_result(const PointEnv& env, const campaign::PlannedPoint& p,
   r.chunks = std::move(phase.chunks);
   r.wall_span = phase.span;
   r.metrics = load::compute_metrics(r.records, r.chunks, r.echo.metric_options);
-  r.client = load::assess_client(r.records, {}, {}, r.metrics.tpot_ms.median, proto.client_lag_limit, proto.percentile);
+  const load::LagHistograms no_lag;  // no client: nothing lags
+  r.client = load::assess_client({.records = r.records,
+                                  .lags = &no_lag,
+                                  .median_tpot_ms = r.metrics.tpot_ms.median,
+                                  .limit_fraction = proto.client_lag_limit,
+                                  .method = proto.percentile});
   r.cache.flushed = proto.cold_cache;
   r.cache.hit_rate = hit;
   if (r.metrics.native_accept_length) {
