@@ -83,11 +83,13 @@ load::RunResult run_result(const PointEnv& env, const campaign::PlannedPoint& p,
   r.wall_span = phase.span;
   r.metrics = load::compute_metrics(r.records, r.chunks, r.echo.metric_options);
   const load::LagHistograms no_lag;  // no client: nothing lags
-  r.client = load::assess_client({.records = r.records,
-                                  .lags = &no_lag,
-                                  .median_tpot_ms = r.metrics.tpot_ms.median,
-                                  .limit_fraction = proto.client_lag_limit,
-                                  .method = proto.percentile});
+  load::HealthInputs health;
+  health.records = r.records;
+  health.lags = &no_lag;
+  health.median_tpot_ms = r.metrics.tpot_ms.median;
+  health.limit_fraction = proto.client_lag_limit;
+  health.method = proto.percentile;
+  r.client = load::assess_client(health);
   r.cache.flushed = proto.cold_cache;
   r.cache.hit_rate = hit;
   if (r.metrics.native_accept_length) {
