@@ -31,13 +31,15 @@ util::Result<RequestId> Engine::submit(SimRequest request) {
   const std::int64_t max_tokens = request.sampling.max_tokens;
   if (prompt == 0) return util::fail(util::ErrorKind::bad_input, "the prompt is empty");
   if (max_tokens < 1) return util::fail(util::ErrorKind::bad_input, "max_tokens must be >= 1");
-  if (prompt + max_tokens > m_d.context_length) {
+  // Compared as a difference: prompt + max_tokens overflows for max_tokens near 2^63.
+  if (max_tokens > m_d.context_length - prompt) {
+    const auto total = static_cast<std::uint64_t>(prompt) + static_cast<std::uint64_t>(max_tokens);
     return util::failf(util::ErrorKind::bad_input,
                        "Requested token count exceeds the model's maximum context length of {} tokens. You requested "
                        "a total of {} tokens: {} tokens from the input messages and {} tokens for the completion. "
                        "Please reduce the number of tokens in the input messages or the completion to fit within the "
                        "limit.",
-                       m_d.context_length, prompt + max_tokens, prompt, max_tokens);
+                       m_d.context_length, total, prompt, max_tokens);
   }
   if (prompt > m_d.max_req_input_len) {
     return util::failf(util::ErrorKind::bad_input, "input length {} exceeds the maximum allowed length {}", prompt,

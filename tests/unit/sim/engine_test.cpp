@@ -1,5 +1,6 @@
 #include "servebench/sim/engine.hpp"
 
+#include <limits>
 #include <map>
 
 #include <gtest/gtest.h>
@@ -91,6 +92,14 @@ TEST(Engine, RejectsRequestsBeyondTheContextLength) {
   const auto r = e.submit(request(loop::random_prompt(900, 4, 128000), 200));
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("maximum context length of 1000 tokens"), std::string::npos);
+  EXPECT_TRUE(e.idle());
+}
+
+TEST(Engine, RejectsMaxTokensThatOverflowThePromptPlusCompletionSum) {
+  Engine e(deploy());
+  const auto r = e.submit(request(loop::random_prompt(8, 4, 128000), std::numeric_limits<std::int64_t>::max()));
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("9223372036854775815 tokens"), std::string::npos) << r.error().message;
   EXPECT_TRUE(e.idle());
 }
 

@@ -155,6 +155,14 @@ TEST(RoutesInference, PromptPlusMaxTokensBeyondTheContextIs400) {
   EXPECT_EQ(f.post("/v1/completions", R"({"prompt":[1,2,3,4],"max_tokens":1020,"ignore_eos":true})").status, 200);
 }
 
+TEST(RoutesInference, MaxTokensNearInt64MaxIs400AndTheServerKeepsAnswering) {
+  Front f(sim::test::fast_options());
+  const auto r = f.post("/v1/completions", R"({"prompt":[1,2,3,4],"max_tokens":9223372036854775807,"ignore_eos":true})");
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_NE(message_of(r).find("maximum context length"), std::string::npos) << r.body;
+  EXPECT_EQ(f.post("/v1/completions", R"({"prompt":[1,2,3,4],"max_tokens":3,"ignore_eos":true})").status, 200);
+}
+
 TEST(RoutesInference, OracleAnswersWordProblemsAndCallsTools) {
   auto options = sim::test::fast_options();
   options.oracle = OracleMode::on;
