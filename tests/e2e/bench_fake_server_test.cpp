@@ -225,6 +225,8 @@ TEST(BenchCli, BadFlagsExitTwoNamingTheFlag) {
   for (const auto& [args, flag] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"bench", "--num-prompts", "0"}, "--num-prompts"},
            {{"bench", "--request-rate", "fast"}, "--request-rate"},
+           {{"bench", "--request-rate", "-1"}, "--request-rate"},
+           {{"bench", "--max-concurrency", "1000000000"}, "--max-concurrency must be at most 100000"},
            {{"bench", "--backend", "tgi"}, "tgi"},
            {{"bench", "--goodput", "itl:5"}, "--goodput"},
            {{"bench", "--percentile-method", "median"}, "percentile method"},

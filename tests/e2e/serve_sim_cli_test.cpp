@@ -75,7 +75,10 @@ TEST(ServeSimCli, BadFlagValuesExit2) {
                                                                 {"serve-sim", "--kv-cache-dtype", "fp3"},
                                                                 {"serve-sim", "--model", "no-such-model"},
                                                                 {"serve-sim", "--no-such-flag"},
-                                                                {"serve-sim", "--tp-size", "3", "--ep-size", "2"}}) {
+                                                                {"serve-sim", "--tp-size", "3", "--ep-size", "2"},
+                                                                {"serve-sim", "--sim-max-body-mb", "0"},
+                                                                {"serve-sim", "--sim-time-scale", "nan"},
+                                                                {"serve-sim", "--sim-time-scale", "1e300"}}) {
     ChildProcess p = start_servebench(args, "serve_sim_bad_flag");
     EXPECT_EQ(p.wait_exit(std::chrono::seconds(30)), 2) << args.back() << ": " << p.stderr_text();
   }

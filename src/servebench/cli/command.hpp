@@ -7,6 +7,7 @@
 #include <utility>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "servebench/util/exit_code.hpp"
 #include "servebench/util/result.hpp"
@@ -35,6 +36,20 @@ template <class T>
 T unwrap(util::Result<T> r) {
   if (!r) throw CommandError(r.error());
   if constexpr (!std::is_void_v<T>) return std::move(*r);
+}
+
+// A CLI11 check that the value is a number in [lo, hi]; unlike CLI::Range it rejects NaN (every
+// comparison with NaN is false) and so also inf when hi is finite.
+inline CLI::Validator finite_range(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(text, v) || !(v >= lo && v <= hi)) {
+          return fmt::format("value {} is not a number in [{}, {}]", text, lo, hi);
+        }
+        return {};
+      },
+      fmt::format("NUMBER in [{}, {}]", lo, hi));
 }
 
 void add_serve_sim(CLI::App& app, CommandFn& selected);

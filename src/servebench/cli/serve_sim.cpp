@@ -125,7 +125,7 @@ void define_sim_flags(CLI::App& c, ServeSimFlags& f) {
   c.add_option("--sim-time-scale", f.time_scale,
                "real seconds per simulated second: 1 real time, 0.1 ten times faster, 0 as fast as possible")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber)
+      ->check(finite_range(0, 1000))
       ->group(k_sim);
   c.add_flag("--sim-stamp-events", f.stamp_events, "every stream chunk carries sb_emit_ns (steady clock at send)")
       ->group(k_sim);
@@ -173,7 +173,7 @@ void define_sim_flags(CLI::App& c, ServeSimFlags& f) {
       ->group(k_sim);
   c.add_option("--sim-max-body-mb", f.max_body_mb, "request bodies above this answer 413")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber)
+      ->check(finite_range(0.001, 4096))
       ->group(k_sim);
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include "servebench/load/run_settings.hpp"
 #include "servebench/util/json_text.hpp"
 #include "servebench/util/strings.hpp"
 
@@ -17,7 +18,9 @@ util::Result<std::optional<double>> parse_request_rate(std::string_view s) {
   if (util::to_lower(util::trim(s)) == "inf") return std::optional<double>{};
   auto v = util::parse_double(util::trim(s), "--request-rate");
   if (!v) return std::unexpected(v.error());
-  if (!(*v > 0)) return util::failf(ErrorKind::bad_input, "--request-rate must be positive or inf, got {}", s);
+  if (auto why = setting_problem(Setting::request_rate, *v, k_bench_flags)) {
+    return util::failf(ErrorKind::bad_input, "{}, got {}", *why, s);
+  }
   return std::optional<double>{*v};
 }
 

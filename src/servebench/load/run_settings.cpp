@@ -11,8 +11,29 @@ const SettingNames k_campaign_keys{"protocol.num_prompts",       "protocol.warmu
                                    "burstiness",                 "threads",
                                    "protocol.client_lag_limit", "protocol.request.timeout_s"};
 
+namespace {
+
+// Upper bounds: beyond them a run cannot be meant (10^9 connections, a week-long timeout) and
+// would fail later with an allocation failure or an overflow instead of a message.
+double upper_bound(Setting s) {
+  switch (s) {
+    case Setting::num_prompts: return 10'000'000;
+    case Setting::warmup_requests: return 1'000'000;
+    case Setting::max_concurrency: return 100'000;
+    case Setting::request_rate: return 1e9;
+    case Setting::burstiness: return 1000;
+    case Setting::threads: return 1024;
+    case Setting::client_lag_limit: return 1000;
+    case Setting::request_timeout: return 604'800;
+  }
+  return 0;
+}
+
+}  // namespace
+
 std::optional<std::string> setting_problem(Setting s, double value, const SettingNames& names) {
   const std::string_view name = names[static_cast<std::size_t>(s)];
+  if (value > upper_bound(s)) return fmt::format("{} must be at most {}", name, upper_bound(s));
   switch (s) {
     case Setting::warmup_requests:
     case Setting::threads:

@@ -15,14 +15,14 @@
 namespace servebench::load {
 
 enum class Setting {
-  num_prompts,      // > 0
-  warmup_requests,  // >= 0
-  max_concurrency,  // > 0 when set
-  request_rate,     // > 0 when set (unset: all due at once)
-  burstiness,       // > 0
-  threads,          // >= 0 (0: one per hardware thread)
-  client_lag_limit, // > 0
-  request_timeout,  // >= 0 seconds (0: none)
+  num_prompts,      // 1 ..= 10^7
+  warmup_requests,  // 0 ..= 10^6
+  max_concurrency,  // 1 ..= 100,000 when set
+  request_rate,     // (0, 10^9] when set (unset: all due at once)
+  burstiness,       // (0, 1000]
+  threads,          // 0 ..= 1024 (0: one per hardware thread)
+  client_lag_limit, // (0, 1000]
+  request_timeout,  // 0 ..= 604,800 seconds (0: none)
 };
 inline constexpr std::size_t k_setting_count = 8;
 
@@ -31,7 +31,8 @@ using SettingNames = std::array<std::string_view, k_setting_count>;
 extern const SettingNames k_bench_flags;    // "--num-prompts", "--max-concurrency", ...
 extern const SettingNames k_campaign_keys;  // "protocol.num_prompts", "scenarios[].concurrency", ...
 
-// "<name> must be positive" (or "must not be negative") when `value` breaks the setting's rule.
+// "<name> must be positive" (or "must not be negative", "must be at most N") when `value` breaks
+// the setting's rule; NaN breaks every rule.
 std::optional<std::string> setting_problem(Setting s, double value, const SettingNames& names);
 
 struct RunSettings {

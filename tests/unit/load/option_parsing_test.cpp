@@ -12,6 +12,9 @@ TEST(OptionParsing, RequestRateIsInfOrPositive) {
   EXPECT_EQ(parse_request_rate("2.5").value(), 2.5);
   EXPECT_FALSE(parse_request_rate("0"));
   EXPECT_FALSE(parse_request_rate("fast"));
+  EXPECT_FALSE(parse_request_rate("-1"));
+  EXPECT_FALSE(parse_request_rate("nan"));
+  EXPECT_FALSE(parse_request_rate("1e300"));
 }
 
 TEST(OptionParsing, PercentileLists) {

@@ -1,5 +1,7 @@
 #include "servebench/load/run_settings.hpp"
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 namespace servebench::load {
@@ -53,6 +55,16 @@ TEST(RunSettings, EachRuleHoldsAtItsBoundary) {
   EXPECT_EQ(p(Setting::threads, -1), "--threads must not be negative");
   EXPECT_EQ(p(Setting::request_timeout, 0), "");
   EXPECT_EQ(p(Setting::client_lag_limit, 0.01), "");
+}
+
+TEST(RunSettings, AbsurdlyLargeOrNanValuesAreRejected) {
+  const auto p = [](Setting s, double v) { return setting_problem(s, v, k_bench_flags).value_or(""); };
+  EXPECT_EQ(p(Setting::max_concurrency, 1e9), "--max-concurrency must be at most 100000");
+  EXPECT_EQ(p(Setting::max_concurrency, 100'000), "");
+  EXPECT_EQ(p(Setting::num_prompts, 1e12), "--num-prompts must be at most 10000000");
+  EXPECT_EQ(p(Setting::request_rate, 1e300), "--request-rate must be at most 1000000000");
+  EXPECT_EQ(p(Setting::burstiness, std::nan("")), "--burstiness must be positive");
+  EXPECT_EQ(p(Setting::request_timeout, 1e18), "--request-timeout must be at most 604800");
 }
 
 }  // namespace
