@@ -48,7 +48,8 @@ class JsonWriter {
   bool m_after_key = false;
 };
 
-// Appends `s` as a quoted JSON string (escapes quotes, backslashes and control characters).
+// Appends `s` as a quoted JSON string (escapes quotes, backslashes and control characters); each
+// byte that is not part of well-formed UTF-8 becomes U+FFFD, so the output is always valid JSON.
 void append_json_string(std::string& out, std::string_view s);
 
 }  // namespace servebench::wire

@@ -25,6 +25,19 @@ TEST(RoutesTokenize, DetokenizeOfTokenizeRoundTripsPrintableAscii) {
   EXPECT_EQ(back.at("text").as_string(), text);
 }
 
+TEST(RoutesTokenize, DetokenizeOfHalfACharacterIsValidJson) {
+  Front f;
+  const auto tokens = Front::json(f.post("/tokenize", R"({"prompt":"\u00e9","add_special_tokens":false})"));
+  const auto& ids = tokens.at("tokens").as_array();
+  ASSERT_EQ(ids.size(), 2u);  // the byte tokens 0xc3 0xa9
+  const auto r = f.post("/detokenize", "{\"tokens\":[" + boost::json::serialize(ids.at(0)) + "]}");
+  ASSERT_EQ(r.status, 200);
+  boost::system::error_code ec;
+  const auto body = boost::json::parse(r.body, ec);  // Boost.JSON rejects invalid UTF-8
+  ASSERT_FALSE(ec) << ec.message();
+  EXPECT_EQ(body.at("text").as_string(), "\xef\xbf\xbd");
+}
+
 TEST(RoutesTokenize, SpecialTokensFollowTheFlags) {
   Front f;
   const auto with = Front::json(f.post("/v1/tokenize", R"({"prompt":"hi"})")).at("tokens").as_array();

@@ -38,6 +38,18 @@ TEST(JsonWriter, EscapesStringsSoBoostReadsThemBack) {
   EXPECT_EQ(boost::json::parse(out).as_string(), nasty);
 }
 
+TEST(JsonWriter, BytesThatAreNotUtf8BecomeReplacementCharacters) {
+  const std::string valid = "\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80";  // é € 😀
+  std::string out;
+  append_json_string(out, valid);
+  EXPECT_EQ(boost::json::parse(out).as_string(), valid);
+  // stray continuation, truncated 2-byte, overlong '/', UTF-16 surrogate, > U+10FFFF, 0xff
+  out.clear();
+  append_json_string(out, "a\x80b\xc3\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80\xff");
+  const std::string r = "\xef\xbf\xbd";
+  EXPECT_EQ(boost::json::parse(out).as_string(), "a" + r + "b" + r + r + r + r + r + r + r + r + r + r + r);
+}
+
 TEST(JsonWriter, NumbersAreShortestAndNonFiniteIsNull) {
   std::string out;
   JsonWriter json(out);
