@@ -48,6 +48,8 @@ struct Server::Impl {
       : options(std::move(o)), ioc(std::max(1, options.io_threads)), acceptor(asio::make_strand(ioc)),
         retry_timer(acceptor.get_executor()) {
     shared->body_limit = options.body_limit;
+    shared->header_timeout = options.header_timeout;
+    shared->body_timeout = options.body_timeout;
   }
 
   util::Result<void> listen();

@@ -4,7 +4,9 @@
 // connection is on its own strand, so one connection's handlers never run concurrently.
 // Built-in answers (bodies from error_response): no route → 404 (405 when the path exists for
 // another method) unless a fallback is set; body over `body_limit` → 413 and close; malformed
-// HTTP → 400 and close; a handler exception → 500 with its message.
+// HTTP → 400 and close; a handler exception → 500 with its message; a request head or body slower
+// than its timeout → the connection is closed.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -20,6 +22,9 @@ struct ServerOptions {
   std::uint16_t port = 0;                    // 0: an ephemeral port, see Server::port()
   int io_threads = 1;
   std::size_t body_limit = std::size_t{64} << 20;  // bytes of request body; larger → 413
+  // From a request's first byte to the end of its head, then from there to the end of its body;
+  // a request slower than that is dropped (connection closed). An idle connection has no limit.
+  std::chrono::milliseconds header_timeout{10'000}, body_timeout{60'000};
 };
 
 class Server {

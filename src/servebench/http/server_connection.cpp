@@ -67,7 +67,7 @@ class ServerConnection final : public StreamOwner, public std::enable_shared_fro
  public:
   ServerConnection(tcp::socket socket, std::shared_ptr<ServerShared> shared)
       : m_strand(socket.get_executor()), m_socket(std::move(socket)), m_shared(std::move(shared)),
-        m_linger_timer(m_strand) {}
+        m_timer(m_strand) {}
   ~ServerConnection() { m_shared->connections.erase(this); }
 
   void start() { asio::post(m_strand, [self = shared_from_this()] { self->read_request(); }); }
@@ -82,6 +82,8 @@ class ServerConnection final : public StreamOwner, public std::enable_shared_fro
 
  private:
   void read_request();
+  void read_header();
+  void arm_read_deadline(std::chrono::milliseconds within);
   void on_header(const beast::error_code& ec);
   void read_body();
   void on_request(const beast::error_code& ec);
@@ -102,7 +104,7 @@ class ServerConnection final : public StreamOwner, public std::enable_shared_fro
   const asio::any_io_executor m_strand;  // immutable: other threads post through it
   tcp::socket m_socket;
   std::shared_ptr<ServerShared> m_shared;
-  asio::steady_timer m_linger_timer;
+  asio::steady_timer m_timer;  // the read deadline of a request, then the linger after an error
   beast::flat_buffer m_buffer;
   std::optional<bhttp::request_parser<bhttp::string_body>> m_parser;
   bhttp::response<bhttp::string_body> m_response;
@@ -113,10 +115,32 @@ class ServerConnection final : public StreamOwner, public std::enable_shared_fro
   bool m_watching = false;
   bool m_rejecting = false;
   bool m_closed = false;
+  bool m_reading = false;  // a request's bytes are arriving: its read deadline is armed
 };
 
+// An idle keep-alive connection may wait for its next request as long as it likes; once the first
+// byte is there, the head and then the body must arrive within their deadlines, so a client that
+// trickles bytes (slowloris) cannot hold a connection forever.
 void ServerConnection::read_request() {
   if (m_closed) return;
+  if (m_buffer.size() > 0) return read_header();  // a pipelined request is already here
+  m_socket.async_wait(tcp::socket::wait_read, [self = shared_from_this()](const beast::error_code& ec) {
+    if (self->m_closed) return;
+    if (ec) return self->close_now();
+    self->read_header();
+  });
+}
+
+void ServerConnection::arm_read_deadline(std::chrono::milliseconds within) {
+  m_reading = true;
+  m_timer.expires_after(within);
+  m_timer.async_wait([self = shared_from_this()](const beast::error_code& ec) {
+    if (!ec && self->m_reading) self->close_now();  // the pending read then ends with an error
+  });
+}
+
+void ServerConnection::read_header() {
+  arm_read_deadline(m_shared->header_timeout);
   m_parser.emplace();
   m_parser->body_limit(m_shared->body_limit);
   m_parser->header_limit(k_header_limit);
@@ -131,6 +155,7 @@ void ServerConnection::read_request() {
 void ServerConnection::on_header(const beast::error_code& ec) {
   if (m_closed) return;
   if (ec || m_parser->is_done()) return on_request(ec);
+  arm_read_deadline(m_shared->body_timeout);
   if (!beast::iequals(m_parser->get()[bhttp::field::expect], "100-continue")) return read_body();
   static constexpr std::string_view k_continue = "HTTP/1.1 100 Continue\r\n\r\n";
   asio::async_write(m_socket, asio::buffer(k_continue.data(), k_continue.size()),
@@ -147,6 +172,8 @@ void ServerConnection::read_body() {
 }
 
 void ServerConnection::on_request(const beast::error_code& ec) {
+  m_reading = false;
+  m_timer.cancel();
   if (m_closed) return;
   if (!ec) return dispatch(to_server_request(m_parser->release()));
   if (ec == bhttp::error::body_limit) {
@@ -286,8 +313,8 @@ void ServerConnection::reject(int status, std::string_view message) {
 void ServerConnection::linger_close() {
   beast::error_code ignored;
   m_socket.shutdown(tcp::socket::shutdown_send, ignored);
-  m_linger_timer.expires_after(k_linger);
-  m_linger_timer.async_wait([self = shared_from_this()](const beast::error_code& ec) {
+  m_timer.expires_after(k_linger);
+  m_timer.async_wait([self = shared_from_this()](const beast::error_code& ec) {
     if (!ec) self->close_now();
   });
   drain();
@@ -309,7 +336,7 @@ void ServerConnection::close_now() {
   beast::error_code ignored;
   m_socket.shutdown(tcp::socket::shutdown_both, ignored);
   m_socket.close(ignored);
-  m_linger_timer.cancel();
+  m_timer.cancel();
 }
 
 bool ConnectionSet::insert(const std::shared_ptr<ServerConnection>& connection) {

@@ -38,6 +38,7 @@ class ConnectionSet {
 struct ServerShared {
   Router router;
   std::size_t body_limit = 0;
+  std::chrono::milliseconds header_timeout{0}, body_timeout{0};
   ConnectionSet connections;
 };
 
