@@ -23,11 +23,42 @@ std::string describe(const YAML::Node& n) {
   }
 }
 
+// yaml-cpp keeps every entry of a mapping but a lookup sees only the first, so a repeated key
+// would be silently ignored. The walk is bounded: aliases can make a small file a huge tree.
+Result<void> check_unique_keys(const std::string& file, const YAML::Node& node, std::size_t& budget) {
+  if (budget == 0) return {};
+  --budget;
+  if (node.IsSequence()) {
+    for (const auto& item : node) {
+      if (auto ok = check_unique_keys(file, item, budget); !ok) return ok;
+    }
+  }
+  if (!node.IsMap()) return {};
+  std::vector<std::pair<std::string, YAML::Mark>> seen;
+  for (const auto& entry : node) {
+    if (entry.first.IsScalar()) {
+      const std::string& key = entry.first.Scalar();
+      for (const auto& [earlier, mark] : seen) {
+        if (earlier != key) continue;
+        return fail(ErrorKind::bad_input, fmt::format("{}: duplicate key '{}' (first at line {}, column {})",
+                                                      mark_where(file, entry.first.Mark()), key, mark.line + 1,
+                                                      mark.column + 1));
+      }
+      seen.emplace_back(key, entry.first.Mark());
+    }
+    if (auto ok = check_unique_keys(file, entry.second, budget); !ok) return ok;
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<YamlDoc> load_yaml_string(const std::string& text, const std::string& name) {
   try {
-    return YamlDoc{name, YAML::Load(text)};
+    YamlDoc doc{name, YAML::Load(text)};
+    std::size_t budget = 1'000'000;  // nodes checked
+    if (auto ok = check_unique_keys(name, doc.root, budget); !ok) return std::unexpected(ok.error());
+    return doc;
   } catch (const YAML::Exception& e) {
     return fail(ErrorKind::bad_input, fmt::format("{}: {}", mark_where(name, e.mark), e.msg));
   }

@@ -19,7 +19,8 @@ struct YamlDoc {
   YAML::Node root;
 };
 
-// Parses a file / a string; syntax errors become "file:line:col: message" (bad_input).
+// Parses a file / a string; syntax errors and a key repeated in one mapping become
+// "file:line:col: message" (bad_input).
 Result<YamlDoc> load_yaml_file(const std::string& path);
 Result<YamlDoc> load_yaml_string(const std::string& text, const std::string& name);
 

@@ -11,6 +11,17 @@ TEST(YamlFile, SyntaxErrorNamesLineAndColumn) {
   EXPECT_TRUE(r.error().message.starts_with("spec.yaml:")) << r.error().message;
 }
 
+TEST(YamlFile, DuplicateKeyIsAnErrorAtItsSecondPosition) {
+  const auto r = load_yaml_string("name: a\nscenarios:\n  - {isl: 1, osl: 2, isl: 3}\n", "c.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::bad_input);
+  EXPECT_EQ(r.error().message, "c.yaml:3:22: duplicate key 'isl' (first at line 3, column 6)");
+  const auto top = load_yaml_string("name: a\nmodel: m\nname: b\n", "c.yaml");
+  ASSERT_FALSE(top);
+  EXPECT_EQ(top.error().message, "c.yaml:3:1: duplicate key 'name' (first at line 1, column 1)");
+  EXPECT_TRUE(load_yaml_string("a: {x: 1}\nb: {x: 1}\n", "c.yaml"));  // same key in two mappings is fine
+}
+
 TEST(YamlMap, UnknownKeyIsAnErrorAtItsPosition) {
   const auto doc = load_yaml_string("name: x\nconcurency: [1]\n", "c.yaml");
   ASSERT_TRUE(doc);
