@@ -143,6 +143,16 @@ TEST(CampaignRun, BadCampaignFilesExitTwoNamingThePositionAndWriteNothing) {
   }
 }
 
+TEST(CampaignRun, AnOutDirectoryWhoseParentIsMissingIsBadInputNotCreated) {
+  const auto dir = campaign_temp_dir("deep_out");
+  write_text(dir / "c.yaml", "name: x\narms: [{name: a, engine: sim, base_url: 'http://127.0.0.1:1'}]\n"
+                             "scenarios: [{name: s, isl: 1, osl: 1, concurrency: [1]}]\n");
+  const auto r = run_servebench({"campaign", "run", "c.yaml", "--out", "no/such/parent/out"}, dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--out no/such/parent/out: the directory no/such/parent does not exist"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "no"));
+}
+
 TEST(CampaignRun, ExampleCampaignsAreValid) {
   const auto dir = campaign_temp_dir("examples");
   const auto demo = run_servebench({"campaign", "run", SERVEBENCH_SOURCE_DIR "/examples/demo.yaml", "--out", "d", "--dry-run"}, dir);

@@ -24,6 +24,12 @@ int run_campaign(const CampaignArgs& args) {
   campaign::RunOptions options;
   options.out = args.out.empty() ? campaign::default_out_dir(spec, util::system_wall_clock().now())
                                  : std::filesystem::path(args.out);
+  // The run directory itself is created; a mistyped parent path is not (only the default runs/ is).
+  const auto parent = options.out.parent_path();
+  if (!args.out.empty() && !parent.empty() && !std::filesystem::is_directory(parent)) {
+    throw CommandError(k_exit_bad_input,
+                       fmt::format("--out {}: the directory {} does not exist", args.out, parent.string()));
+  }
   if (!args.only.empty()) options.only = unwrap(campaign::parse_only(args.only, spec));
   options.rerun_invalid = args.rerun_invalid;
   options.tool = {std::string(version()), std::string(git_hash())};

@@ -8,7 +8,11 @@
 namespace servebench::report {
 namespace {
 
-std::string cell_text(std::string_view text) { return util::replace_all(std::string(text), "|", "\\|"); }
+// Markdown viewers render raw HTML: a '<' from an arm name or a server's message could open a
+// <script> or an <img onerror>. As "&lt;" it shows as the character it is.
+std::string md_text(std::string_view text) { return util::replace_all(std::string(text), "<", "&lt;"); }
+
+std::string cell_text(std::string_view text) { return util::replace_all(md_text(text), "|", "\\|"); }
 
 void pad(std::ostream& out, std::string_view text, std::size_t width, Align align) {
   const std::size_t w = display_width(text);
@@ -24,11 +28,11 @@ struct Renderer {
   std::ostream& out;
 
   void operator()(const Heading& h) const {
-    out << std::string(static_cast<std::size_t>(h.level), '#') << ' ' << h.text << "\n\n";
+    out << std::string(static_cast<std::size_t>(h.level), '#') << ' ' << md_text(h.text) << "\n\n";
   }
-  void operator()(const Paragraph& p) const { out << p.text << "\n\n"; }
+  void operator()(const Paragraph& p) const { out << md_text(p.text) << "\n\n"; }
   void operator()(const BulletList& l) const {
-    for (const auto& item : l.items) out << "- " << item << '\n';
+    for (const auto& item : l.items) out << "- " << md_text(item) << '\n';
     out << '\n';
   }
   void operator()(const CodeBlock& c) const { out << "```\n" << c.text << "\n```\n\n"; }
@@ -37,7 +41,7 @@ struct Renderer {
     out << '\n';
   }
   void operator()(const Figure& f) const {
-    out << "*Chart: " << f.chart.title << " (drawn in the HTML report; the numbers are in the table above).*\n\n";
+    out << "*Chart: " << md_text(f.chart.title) << " (drawn in the HTML report; the numbers are in the table above).*\n\n";
   }
 };
 
@@ -82,7 +86,7 @@ void render_markdown_table(const Table& t, std::ostream& out) {
 }
 
 void render_markdown(const Document& doc, std::ostream& out) {
-  out << "# " << doc.title << "\n\n";
+  out << "# " << md_text(doc.title) << "\n\n";
   for (const auto& block : doc.blocks) std::visit(Renderer{out}, block);
 }
 

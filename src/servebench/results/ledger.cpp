@@ -28,6 +28,7 @@ class LineParser {
  public:
   // Parses one line into `out`; a point record is appended to out.records and also returned.
   PointRecord* parse(std::string_view line, std::size_t number, bool is_torn_tail, Ledger& out) {
+    if (number == 1 && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);  // a UTF-8 BOM from an editor
     unsigned char arena[16384];
     boost::json::monotonic_resource mr(arena, sizeof arena);
     m_parser.reset(&mr);
@@ -96,6 +97,9 @@ util::Result<Ledger> read_ledger(const std::filesystem::path& path) {
 
 util::Result<Ledger> read_latest(const std::filesystem::path& path) {
   if (!std::filesystem::exists(path)) return Ledger{};
+  if (!std::filesystem::is_regular_file(path)) {  // /dev/zero would be one endless line
+    return util::failf(util::ErrorKind::bad_input, "cannot read {}: not a regular file", path.string());
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return util::failf(util::ErrorKind::io, "cannot open {}", path.string());
   Ledger out;

@@ -1,5 +1,6 @@
 #include "servebench/results/run_layout.hpp"
 
+#include <cctype>
 #include <set>
 #include <system_error>
 
@@ -7,19 +8,38 @@
 
 namespace servebench::results {
 namespace fs = std::filesystem;
+namespace {
+
+// A name as one directory component that cannot leave the run directory. Campaign files allow
+// only [A-Za-z0-9._-] names; a ledger or campaign.yaml edited by hand may hold anything ("../x",
+// "a/b"), so every other byte is written %XX and "." / ".." get a leading '%'.
+std::string component(std::string_view name) {
+  if (name.empty() || name == "." || name == "..") return fmt::format("%{}", name);
+  std::string out;
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '.' || c == '_' || c == '-') out.push_back(c);
+    else out += fmt::format("%{:02X}", u);
+  }
+  return out;
+}
+
+}  // namespace
 
 fs::path RunLayout::ledger() const { return m_dir / "ledger.jsonl"; }
 fs::path RunLayout::campaign_file() const { return m_dir / "campaign.yaml"; }
 fs::path RunLayout::status() const { return m_dir / "status.txt"; }
 fs::path RunLayout::lock() const { return m_dir / ".lock"; }
 
-fs::path RunLayout::arm_dir(std::string_view arm) const { return m_dir / "arms" / arm; }
+fs::path RunLayout::arm_dir(std::string_view arm) const { return m_dir / "arms" / component(arm); }
 fs::path RunLayout::server_facts(std::string_view arm) const { return arm_dir(arm) / "server_facts.json"; }
 fs::path RunLayout::server_log(std::string_view arm) const { return arm_dir(arm) / "server.log"; }
 fs::path RunLayout::server_pid(std::string_view arm) const { return arm_dir(arm) / "server.pid"; }
 fs::path RunLayout::hooks_log(std::string_view arm) const { return arm_dir(arm) / "hooks.log"; }
 fs::path RunLayout::gate(std::string_view arm) const { return arm_dir(arm) / "gate.json"; }
-std::string RunLayout::server_facts_ref(std::string_view arm) { return fmt::format("arms/{}/server_facts.json", arm); }
+std::string RunLayout::server_facts_ref(std::string_view arm) {
+  return fmt::format("arms/{}/server_facts.json", component(arm));
+}
 
 std::vector<std::string> RunLayout::arm_names() const {
   std::set<std::string> names;
@@ -31,7 +51,7 @@ std::vector<std::string> RunLayout::arm_names() const {
 }
 
 fs::path RunLayout::requests(std::string_view arm, std::string_view scenario, std::int64_t concurrency) const {
-  return m_dir / "requests" / arm / scenario / fmt::format("c{}.jsonl", concurrency);
+  return m_dir / "requests" / component(arm) / component(scenario) / fmt::format("c{}.jsonl", concurrency);
 }
 
 fs::path RunLayout::telemetry_dir() const { return m_dir / "telemetry"; }

@@ -40,7 +40,14 @@ void sync_dir(const std::filesystem::path& dir) {
 
 }  // namespace
 
+// Only regular files: /dev/zero or a FIFO given as a ledger or dataset would be read forever
+// (until bad_alloc).
 Result<std::string> read_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto type = std::filesystem::status(path, ec).type();
+  if (!ec && type != std::filesystem::file_type::regular && type != std::filesystem::file_type::not_found) {
+    return failf(ErrorKind::bad_input, "cannot read {}: not a regular file", path.string());
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return failf(ErrorKind::io, "cannot open {}: {}", path.string(), std::strerror(errno));
   std::ostringstream ss;

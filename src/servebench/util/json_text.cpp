@@ -79,6 +79,7 @@ std::string to_json_text_pretty(const boost::json::value& v) {
 }
 
 Result<boost::json::value> parse_json(std::string_view text, std::string_view what) {
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // a UTF-8 BOM (first line of a JSONL file)
   boost::system::error_code ec;
   boost::json::value v = boost::json::parse(boost::json::string_view(text.data(), text.size()), ec);
   if (ec) return failf(ErrorKind::bad_input, "{}: invalid JSON: {}", what, ec.message());

@@ -37,6 +37,14 @@ TEST(FileDataset, CustomJsonlReadsPromptsIdsAndConversations) {
   EXPECT_EQ((*prompts)[2].output_tokens, 2);  // the reply "abab" is two tokens
 }
 
+TEST(FileDataset, AUtf8ByteOrderMarkDoesNotDropTheFirstRecord) {
+  const auto path = write_temp("bom.jsonl", "\xEF\xBB\xBF{\"prompt\": [1, 2]}\n{\"prompt\": [3]}\n");
+  auto prompts = load_custom_jsonl(path, {.num_prompts = 2}, nullptr);
+  ASSERT_TRUE(prompts) << prompts.error().message;
+  ASSERT_EQ(prompts->size(), 2u);
+  EXPECT_EQ((*prompts)[0].ids, (std::vector<std::int32_t>{1, 2}));
+}
+
 TEST(FileDataset, CustomJsonlNamesTheBadLine) {
   const auto path = write_temp("bad.jsonl", "{\"prompt\": \"a\"}\n{\"neither\": 1}\n");
   auto prompts = load_custom_jsonl(path, {.num_prompts = 2}, nullptr);

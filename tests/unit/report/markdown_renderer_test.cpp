@@ -52,3 +52,22 @@ TEST(MarkdownRenderer, DisplayWidthCountsCodePoints) {
   EXPECT_EQ(display_width("→×—≤"), 4u);
   EXPECT_EQ(display_width(""), 0u);
 }
+
+TEST(MarkdownRenderer, RawHtmlFromNamesAndNotesIsShownNotRendered) {
+  Document doc;
+  doc.title = "campaign <b>x</b>";
+  doc.add(Heading{2, "Arm <script>alert(1)</script>"});
+  doc.add(Paragraph{"note: <img src=x onerror=alert(1)>"});
+  doc.add(BulletList{{"<iframe>"}});
+  doc.add(Table{{"arm"}, {Align::left}, {{"<script>"}}});
+  doc.add(CodeBlock{"--flag '<kept verbatim>'"});
+  std::ostringstream out;
+  render_markdown(doc, out);
+  const std::string md = out.str();
+  EXPECT_EQ(md.find("<script"), std::string::npos) << md;
+  EXPECT_EQ(md.find("<img"), std::string::npos) << md;
+  EXPECT_EQ(md.find("<iframe"), std::string::npos) << md;
+  EXPECT_EQ(md.find("<b>"), std::string::npos) << md;
+  EXPECT_NE(md.find("Arm &lt;script>alert(1)&lt;/script>"), std::string::npos) << md;
+  EXPECT_NE(md.find("```\n--flag '<kept verbatim>'\n```"), std::string::npos) << md;  // code is literal
+}

@@ -48,6 +48,29 @@ TEST(Ledger, LastRecordPerPointWinsInFirstSeenOrder) {
   EXPECT_TRUE(l.issues.empty());
 }
 
+TEST(Ledger, AUtf8ByteOrderMarkDoesNotCostTheFirstRecord) {
+  std::string text = "\xEF\xBB\xBF" + to_json_line(point("a", 1, PointStatus::ok, 10)) + "\n";
+  text += to_json_line(point("a", 8, PointStatus::ok, 80)) + "\n";
+  const Ledger l = parse_ledger(text);
+  EXPECT_EQ(l.records.size(), 2u);
+  EXPECT_TRUE(l.issues.empty());
+  const auto path = temp_file("bom.jsonl");
+  ASSERT_TRUE(servebench::util::write_file_atomic(path, text));
+  const auto streamed = read_latest(path);
+  ASSERT_TRUE(streamed);
+  EXPECT_EQ(streamed->records.size(), 2u);
+  EXPECT_TRUE(streamed->issues.empty());
+}
+
+TEST(Ledger, ADeviceIsNotALedger) {
+  for (const auto& read : {read_ledger, read_latest}) {
+    const auto l = read("/dev/zero");
+    ASSERT_FALSE(l);
+    EXPECT_EQ(l.error().kind, servebench::util::ErrorKind::bad_input);
+    EXPECT_EQ(l.error().message, "cannot read /dev/zero: not a regular file");
+  }
+}
+
 TEST(Ledger, TornLastLineIsReportedAndIgnored) {
   std::string text = to_json_line(point("a", 1, PointStatus::ok, 10)) + "\n";
   const std::string second = to_json_line(point("a", 8, PointStatus::ok, 80));
