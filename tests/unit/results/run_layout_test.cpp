@@ -64,11 +64,11 @@ TEST(RunFiles, StatusAndCampaignFileRoundTripAndAbsenceIsNotAnError) {
 }  // namespace servebench::results
 
 TEST(RunLayout, NamesThatWouldLeaveTheRunDirectoryStayInside) {
-  const RunLayout run("/runs/x");
+  const servebench::results::RunLayout run("/runs/x");
   EXPECT_EQ(run.arm_dir("../../../etc"), "/runs/x/arms/..%2F..%2F..%2Fetc");
   EXPECT_EQ(run.arm_dir(".."), "/runs/x/arms/%..");
   EXPECT_EQ(run.server_facts("a/b"), "/runs/x/arms/a%2Fb/server_facts.json");
   EXPECT_EQ(run.requests("../a", "/etc", 1), "/runs/x/requests/..%2Fa/%2Fetc/c1.jsonl");
-  EXPECT_EQ(RunLayout::server_facts_ref("<x>"), "arms/%3Cx%3E/server_facts.json");
+  EXPECT_EQ(servebench::results::RunLayout::server_facts_ref("<x>"), "arms/%3Cx%3E/server_facts.json");
   EXPECT_EQ(run.arm_dir("e7b-v1.2_x"), "/runs/x/arms/e7b-v1.2_x");  // valid names are unchanged
 }
