@@ -45,7 +45,7 @@ TEST(JsonWriter, BytesThatAreNotUtf8BecomeReplacementCharacters) {
   EXPECT_EQ(boost::json::parse(out).as_string(), valid);
   // stray continuation, truncated 2-byte, overlong '/', UTF-16 surrogate, > U+10FFFF, 0xff
   out.clear();
-  append_json_string(out, "a\x80b\xc3\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80\xff");
+  append_json_string(out, "a\x80" "b\xc3\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80\xff");
   const std::string r = "\xef\xbf\xbd";
   EXPECT_EQ(boost::json::parse(out).as_string(), "a" + r + "b" + r + r + r + r + r + r + r + r + r + r + r);
 }
