@@ -41,6 +41,7 @@ struct ServeSimFlags {
   double time_scale = 1, max_body_mb = 64;
   bool stamp_events = false, oracle = false, incremental_output = false, default_usage = false;
   std::optional<double> step_overhead_us, eager_layer_us;
+  std::vector<std::string> faults;  // --sim-fault, repeatable
   std::deque<RecordedFlag> recorded;  // stable addresses: CLI11 keeps pointers into them
 };
 
@@ -175,6 +176,11 @@ void define_sim_flags(CLI::App& c, ServeSimFlags& f) {
       ->capture_default_str()
       ->check(finite_range(0.001, 4096))
       ->group(k_sim);
+  c.add_option("--sim-fault", f.faults,
+               "misbehave on inference routes, seeded by --sim-seed (repeatable): http-5xx:RATE, "
+               "disconnect-mid-stream:RATE, stall:RATE:SECONDS, malformed-chunk:RATE, crash-after:N, slow-headers:MS")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->group(k_sim);
 }
 
 // Every SGLang flag (the flag list, data/flags/sglang.tsv) the options above do not cover: accepted,
@@ -272,6 +278,7 @@ sim::FrontOptions front_options(const ServeSimFlags& f) {
   o.stamp = f.stamp_events ? sim::StampEvents::on : sim::StampEvents::off;
   o.generate_output = f.incremental_output ? sim::StreamOutput::incremental : sim::StreamOutput::cumulative;
   o.default_include_usage = f.default_usage;
+  o.faults = unwrap(sim::parse_fault_plan(f.faults, f.config.sim_seed));
   return o;
 }
 

@@ -7,7 +7,8 @@ SimServer::State::State(Deployment deployment, const FrontOptions& options)
     : loop(std::move(deployment), options.loop),
       tokenizer(Tokenizer::for_model(loop.deployment().model)),
       facts(describe(loop.deployment())),
-      front(options.facts) {
+      front(options.facts),
+      faults(options.faults) {
   const Deployment& d = loop.deployment();
   if (front.model_path.empty()) front.model_path = d.model.name;
   if (front.served_model_name.empty()) front.served_model_name = front.model_path;
@@ -48,6 +49,7 @@ util::Result<void> SimServer::start() {
 }
 
 void SimServer::stop() {
+  m_state->faults.stop();  // held streams close while the server still runs
   m_server.stop();
   m_state->loop.stop();
 }

@@ -11,6 +11,7 @@
 #include "servebench/http/server.hpp"
 #include "servebench/sim/deployment.hpp"
 #include "servebench/sim/engine_loop.hpp"
+#include "servebench/sim/fault_injection.hpp"
 #include "servebench/sim/generation.hpp"
 #include "servebench/sim/request_plan.hpp"
 #include "servebench/sim/server_info.hpp"
@@ -25,6 +26,7 @@ struct FrontOptions {
   StampEvents stamp = StampEvents::off;
   StreamOutput generate_output = StreamOutput::cumulative;
   bool default_include_usage = false;
+  FaultPlan faults;  // --sim-fault: misbehaviour on the inference routes (empty: none)
 };
 
 class SimServer {

@@ -19,6 +19,7 @@ struct SimServer::State {
   FrontFacts front;
   GenerationContext generation;
   PlanOptions plan;
+  FaultInjector faults;  // wraps the inference routes
   std::atomic<std::uint64_t> next_id{1};
 
   const Deployment& deployment() const { return loop.deployment(); }

@@ -36,9 +36,10 @@ void start_generation(SimServer::State& state, wire::ServerRoute route, const ht
 }
 
 http::StreamHandler generation_route(SimServer::State& state, wire::ServerRoute route) {
-  return guarded([&state, route](const http::ServerRequest& request, std::shared_ptr<http::Stream> stream) {
-    start_generation(state, route, request, stream);
-  });
+  return state.faults.wrap(
+      guarded([&state, route](const http::ServerRequest& request, std::shared_ptr<http::Stream> stream) {
+        start_generation(state, route, request, stream);
+      }));
 }
 
 }  // namespace
