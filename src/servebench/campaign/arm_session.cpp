@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "servebench/campaign/hook.hpp"
+#include "servebench/results/in_service_file.hpp"
 #include "servebench/results/gate_file.hpp"
 #include "servebench/util/file_io.hpp"
 #include "servebench/util/json_text.hpp"
@@ -37,8 +38,12 @@ ArmSession::ArmSession(const CampaignSpec& spec, const ArmSpec& arm, SessionEnv 
 ArmSession::~ArmSession() { (void)close(); }
 
 util::Result<void> ArmSession::open() {
-  m_entered = true;
   if (auto ok = util::make_dirs(m_run.arm_dir(m_arm.name)); !ok) return ok;
+  if (m_arm.in_service) {  // before `before` changes anything: the snapshot the restore is checked against
+    m_in_service.emplace(m_arm, results::in_service_file(m_run, m_arm.name), m_env.clock, m_env.console);
+    if (auto ok = m_in_service->before(); !ok) return ok;
+  }
+  m_entered = true;
   if (!m_arm.before.empty()) {
     fmt::print(m_env.console, "arm {}: before hook: {}\n", m_arm.name, m_arm.before);
     std::fflush(m_env.console);
@@ -128,10 +133,20 @@ util::Result<void> ArmSession::close() {
   m_context.server = nullptr;
   m_control.reset();
   m_server.reset();
-  if (!m_entered || m_arm.after.empty()) return {};
+  if (!m_entered) return {};
+  if (m_arm.after.empty()) {
+    if (m_in_service) m_in_service->after();
+    return {};
+  }
   fmt::print(m_env.console, "arm {}: after hook: {}\n", m_arm.name, m_arm.after);
   std::fflush(m_env.console);
-  return run_hook({m_arm.name, "after", m_arm.after, m_env.run_dir, m_run.hooks_log(m_arm.name), m_env.self_exe});
+  auto ran = run_hook({m_arm.name, "after", m_arm.after, m_env.run_dir, m_run.hooks_log(m_arm.name), m_env.self_exe});
+  if (m_in_service) m_in_service->after();  // also when the hook failed: whether the service is back is what matters
+  return ran;
+}
+
+std::string ArmSession::restore_failure() const {
+  return m_in_service && m_in_service->restored() == false ? m_in_service->summary() : std::string();
 }
 
 }  // namespace servebench::campaign

@@ -11,6 +11,7 @@
 
 #include "servebench/campaign/arm_server.hpp"
 #include "servebench/campaign/gate.hpp"
+#include "servebench/campaign/in_service.hpp"
 #include "servebench/campaign/protocol.hpp"
 #include "servebench/campaign/server_facts.hpp"
 #include "servebench/campaign/stop_signal.hpp"
@@ -48,8 +49,11 @@ class ArmSession {
   const ArmContext& context() const { return m_context; }
   const ArmLimits& limits() const { return m_limits; }
 
-  // Stops the server and runs `after` (once). Returns the after hook's failure, if any.
+  // Stops the server and runs `after` (once), then verifies the in-service restore. Returns the
+  // after hook's failure, if any.
   util::Result<void> close();
+  // After close(): "" unless the arm has an in-service server that did not come back the same.
+  std::string restore_failure() const;
 
  private:
   util::Result<void> start_server();
@@ -65,6 +69,7 @@ class ArmSession {
   std::unique_ptr<load::EngineControl> m_control;
   std::optional<PromptSource> m_prompts;
   std::optional<GateResult> m_gate;
+  std::optional<InServiceCheck> m_in_service;
   ArmLimits m_limits;
   ArmContext m_context;
 };

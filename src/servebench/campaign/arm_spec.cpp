@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "servebench/campaign/in_service.hpp"
 #include "servebench/util/strings.hpp"
 
 namespace servebench::campaign {
@@ -138,6 +139,7 @@ std::optional<ArmSpec> read_arm(util::YamlFields& root, const YAML::Node& n, con
   a.after = f.string("after");
   a.gate = read_gate(f);
   a.recipe = read_recipe(f);
+  a.in_service = read_in_service(f);
   if (!f.failed()) check_endpoint(f, a);
   if (!f.failed()) check_api(f, a, protocol.request.api);
   if (auto ok = f.finish(); !ok) root.note(ok.error());

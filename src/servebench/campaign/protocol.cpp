@@ -68,6 +68,7 @@ load::RunSpec run_spec(const ArmContext& a, const PlannedPoint& p, PointPrompts 
   // started_at is campaign time; the measured phase keeps the load generator's own steady clock.
   spec.wall_clock = a.clock.wall;
   spec.setting_names = &load::k_campaign_keys;
+  spec.on_progress = a.on_progress;
   return spec;
 }
 

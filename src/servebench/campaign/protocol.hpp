@@ -6,6 +6,7 @@
 // gate summary, prompts, server and tool references; per-request records go to requests/.
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "servebench/campaign/spec.hpp"
 #include "servebench/campaign/stop_signal.hpp"
 #include "servebench/load/engine_control.hpp"
+#include "servebench/load/phase.hpp"
 #include "servebench/results/point.hpp"
 
 namespace servebench::campaign {
@@ -35,6 +37,7 @@ struct ArmContext {
   std::optional<double> time_scale;  // serve-sim's, recorded on every point
   std::filesystem::path run_dir;
   CampaignClock clock;
+  std::function<void(const load::PhaseProgress&)> on_progress;  // the measured phase's progress (live_progress.hpp)
 };
 
 struct PointOutcome {

@@ -76,6 +76,12 @@ void emit_arm(YAML::Emitter& y, const ArmSpec& a) {
       << a.recipe->catalog << YAML::Key << "select" << YAML::Value << YAML::DoubleQuoted << a.recipe->select
       << YAML::EndMap;
   }
+  if (a.in_service) {
+    y << YAML::Key << "in_service" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "url" << YAML::Value
+      << YAML::DoubleQuoted << a.in_service->url << YAML::Key << "restore_check" << YAML::Value
+      << std::string(to_string(a.in_service->check)) << YAML::Key << "restore_timeout_s" << YAML::Value
+      << a.in_service->restore_timeout.count() << YAML::EndMap;
+  }
   y << YAML::EndMap;
 }
 
@@ -103,6 +109,7 @@ std::string resolved_yaml(const CampaignSpec& spec) {
   }
   y << YAML::Key << "telemetry" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "interval_s"
     << YAML::Value << spec.telemetry.interval.count() << YAML::EndMap;
+  if (!spec.assets.empty()) y << YAML::Key << "assets" << YAML::Value << spec.assets;
   y << YAML::EndMap;
   return fmt::format("# resolved by servebench campaign from {}\n{}\n", spec.file, y.c_str());
 }

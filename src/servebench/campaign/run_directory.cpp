@@ -24,7 +24,8 @@ std::string existing_campaign_name(const std::filesystem::path& dir) {
   return name && name.IsScalar() ? name.Scalar() : "";
 }
 
-util::Result<RunDirectory> RunDirectory::claim(const std::filesystem::path& dir, const CampaignSpec& spec) {
+util::Result<RunDirectory> RunDirectory::claim(const std::filesystem::path& dir, const CampaignSpec& spec,
+                                               const Admit& admit) {
   if (auto ok = util::make_dirs(dir); !ok) return std::unexpected(ok.error());
   if (const std::string other = existing_campaign_name(dir); !other.empty() && other != spec.name) {
     return util::failf(util::ErrorKind::bad_input, "{} holds campaign '{}', not '{}'; choose another --out", dir.string(),
@@ -39,6 +40,9 @@ util::Result<RunDirectory> RunDirectory::claim(const std::filesystem::path& dir,
                        lock.string());
   }
   RunDirectory claimed(dir, fd);
+  if (admit) {
+    if (auto ok = admit(claimed.layout()); !ok) return std::unexpected(ok.error());
+  }
   if (auto ok = results::write_campaign_file(claimed.layout(), resolved_yaml(spec)); !ok) return std::unexpected(ok.error());
   return claimed;
 }

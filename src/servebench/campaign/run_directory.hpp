@@ -3,6 +3,7 @@
 // kernel drops if the process dies, even by kill -9), never another campaign's directory, and
 // DIR/campaign.yaml rewritten with the resolved spec.
 #include <filesystem>
+#include <functional>
 #include <memory>
 
 #include "servebench/campaign/spec.hpp"
@@ -15,7 +16,10 @@ class RunDirectory {
  public:
   // Creates `dir` if needed and locks it. Fails (bad_input) when DIR/campaign.yaml names another
   // campaign or another campaign process holds the lock; (io) when it cannot be created.
-  static util::Result<RunDirectory> claim(const std::filesystem::path& dir, const CampaignSpec& spec);
+  // `admit`, when given, runs under the lock before campaign.yaml is rewritten (the asset check):
+  // its failure leaves the directory as it was.
+  using Admit = std::function<util::Result<void>(const results::RunLayout&)>;
+  static util::Result<RunDirectory> claim(const std::filesystem::path& dir, const CampaignSpec& spec, const Admit& admit = {});
   RunDirectory(RunDirectory&& other) noexcept;
   RunDirectory& operator=(RunDirectory&&) = delete;
   ~RunDirectory();

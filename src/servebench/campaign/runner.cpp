@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "servebench/campaign/arm_session.hpp"
+#include "servebench/campaign/assets.hpp"
+#include "servebench/campaign/live_progress.hpp"
 #include "servebench/campaign/run_directory.hpp"
 #include "servebench/campaign/status_file.hpp"
 #include "servebench/campaign/telemetry.hpp"
@@ -16,6 +18,9 @@ namespace servebench::campaign {
 namespace {
 
 using results::PointStatus;
+
+// How often status.txt is rewritten while a point runs (its contract: at least every 5 s).
+constexpr auto k_status_interval = std::chrono::seconds(2);
 
 bool settled(PointStatus s, bool rerun_invalid) {
   return s == PointStatus::ok || s == PointStatus::skipped || (s == PointStatus::invalid && !rerun_invalid);
@@ -47,7 +52,8 @@ void print_point(std::FILE* out, std::size_t n, std::size_t total, const results
 class Run {
  public:
   Run(const CampaignSpec& spec, const RunOptions& options, RunDirectory& dir, StopSignal& stop)
-      : m_spec(spec), m_options(options), m_dir(dir), m_stop(stop), m_planned(expand(spec, options.only)) {}
+      : m_spec(spec), m_options(options), m_dir(dir), m_stop(stop), m_planned(expand(spec, options.only)),
+        m_live(options.console, options.progress && LiveProgress::is_terminal(options.console)) {}
 
   util::Result<int> execute();
 
@@ -71,6 +77,8 @@ class Run {
   std::size_t m_to_run = 0, m_recorded = 0, m_measured = 0;
   util::Nanos m_measured_time{0};
   bool m_unreachable = false;
+  std::vector<std::string> m_restore_failures;  // in-service servers that did not come back the same
+  LiveProgress m_live;
 };
 
 util::Result<void> Run::load_ledger() {
@@ -89,6 +97,7 @@ util::Result<void> Run::record(const results::PointRecord& r, const PointOutcome
   m_latest_records.push_back(r);
   ++m_recorded;
   if (m_to_run > 0) --m_to_run;
+  m_live.clear();
   print_point(m_options.console, m_recorded, m_recorded + m_to_run, r, outcome);
   return {};
 }
@@ -110,6 +119,7 @@ void Run::update_status(const std::string& state, const std::string& current) {
   v.progress = progress_of(m_spec, m_planned, m_latest_records);
   v.to_run = m_to_run;
   v.current = current;
+  v.point_progress = m_live.status_text();
   v.eta = estimate_eta(m_measured_time, m_measured, m_to_run);
   v.updated = m_options.clock.wall->now();
   if (auto ok = write_status(m_dir.path(), v); !ok) fmt::print(m_options.console, "warning: {}\n", ok.error().message);
@@ -125,15 +135,18 @@ util::Result<void> Run::run_arm(std::size_t arm_index, const std::vector<Planned
     if (opened.error().kind == util::ErrorKind::bad_input || opened.error().kind == util::ErrorKind::io) return opened;
     fmt::print(m_options.console, "arm {}: {}\n", arm.name, opened.error().message);
     fail_all(session.context(), points, 0, opened.error().message);
-    return {};
-  }
-  for (std::size_t i = 0; i < points.size() && !m_stop.requested(); ++i) {
-    auto more = run_one(session, points, i);
-    if (!more) return std::unexpected(more.error());
-    if (!*more) break;
+  } else {
+    for (std::size_t i = 0; i < points.size() && !m_stop.requested(); ++i) {
+      auto more = run_one(session, points, i);
+      if (!more) return std::unexpected(more.error());
+      if (!*more) break;
+    }
   }
   update_status("running", "arm " + arm.name + " stopping");
   if (auto ok = session.close(); !ok) fmt::print(m_options.console, "arm {}: {}\n", arm.name, ok.error().message);
+  if (const std::string failure = session.restore_failure(); !failure.empty()) {
+    m_restore_failures.push_back(fmt::format("arm {}: {}", arm.name, failure));
+  }
   return {};
 }
 
@@ -156,8 +169,20 @@ util::Result<bool> Run::run_one(ArmSession& session, const std::vector<PlannedPo
     if (auto ok = record(skipped_record(session.context(), p, cap), nullptr); !ok) return std::unexpected(ok.error());
     return true;
   }
+  const std::string id = results::point_id(key_of(m_spec, p));
+  m_live.begin_point({id, m_recorded + 1, m_recorded + m_to_run, estimate_eta(m_measured_time, m_measured, m_to_run)});
+  ArmContext context = session.context();
+  std::optional<util::TimePoint> last_status;
+  context.on_progress = [&](const load::PhaseProgress& progress) {
+    m_live.update(progress);
+    const auto now = m_options.clock.steady->now();
+    if (last_status && now - *last_status < k_status_interval) return;
+    last_status = now;
+    update_status("running", id);
+  };
   const auto t0 = m_options.clock.steady->now();
-  auto outcome = run_point(session.context(), p, cap, m_stop);
+  auto outcome = run_point(context, p, cap, m_stop);
+  m_live.end_point();
   if (!outcome) return std::unexpected(outcome.error());
   if (outcome->interrupted) return false;
   m_measured_time += m_options.clock.steady->now() - t0;
@@ -177,6 +202,7 @@ util::Result<bool> Run::run_one(ArmSession& session, const std::vector<PlannedPo
 int Run::exit_code() {
   if (m_stop.requested()) return util::exit_code_for_signal(m_stop.signal_number());
   if (m_unreachable) return util::k_exit_unreachable;
+  if (!m_restore_failures.empty()) return util::k_exit_measured_failure;
   for (const auto& p : m_planned) {
     const auto it = m_latest.find(key_of(m_spec, p));
     const bool settled = it != m_latest.end() && it->second != PointStatus::failed && it->second != PointStatus::invalid;
@@ -206,8 +232,9 @@ util::Result<int> Run::execute() {
   }
   telemetry.stop();
   const int code = exit_code();
-  const std::string state = m_stop.requested() ? fmt::format("interrupted by signal {}", m_stop.signal_number())
+  std::string state = m_stop.requested() ? fmt::format("interrupted by signal {}", m_stop.signal_number())
                                                : code == 0 ? "finished" : "finished with problems";
+  for (const auto& f : m_restore_failures) state += "; " + f;
   update_status(state, "");
   const Progress p = progress_of(m_spec, m_planned, m_latest_records);
   fmt::print(m_options.console, "campaign {}: {}; ok {}, skipped {}, invalid {}, failed {}, not run {} (exit {})\n", m_spec.name,
@@ -226,7 +253,16 @@ std::filesystem::path default_out_dir(const CampaignSpec& spec, util::WallTime n
 
 util::Result<int> run_campaign(const CampaignSpec& spec, const RunOptions& options) {
   StopSignal& stop = StopSignal::install();
-  auto dir = RunDirectory::claim(options.out, spec);
+  auto assets = collect_assets(spec, self_executable());
+  if (!assets) return std::unexpected(assets.error());
+  auto dir = RunDirectory::claim(options.out, spec, [&](const results::RunLayout& run) -> util::Result<void> {
+    auto changed = record_assets(run, *assets, options.allow_changed_assets, options.clock.wall->now());
+    if (!changed) return std::unexpected(changed.error());
+    for (const auto& c : *changed) {
+      fmt::print(options.console, "warning: asset changed, resuming anyway: {}\n", results::describe(c, "recorded", "now"));
+    }
+    return {};
+  });
   if (!dir) return std::unexpected(dir.error());
   Run run(spec, options, *dir, stop);
   return run.execute();

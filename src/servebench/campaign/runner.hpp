@@ -20,6 +20,8 @@ struct RunOptions {
   std::filesystem::path out;
   PointFilter only;
   bool rerun_invalid = false;
+  bool allow_changed_assets = false;  // resume although an asset changed (both checksums are kept)
+  bool progress = true;  // redraw the point in progress on a terminal console (--no-progress: false)
   results::ToolInfo tool;
   std::FILE* console = stdout;
   CampaignClock clock;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "servebench/campaign/arm_spec.hpp"
+#include "servebench/campaign/assets.hpp"
 #include "servebench/load/run_settings.hpp"
 #include "servebench/util/yaml_fields.hpp"
 #include "servebench/util/file_io.hpp"
@@ -232,6 +233,7 @@ Result<CampaignSpec> parse_campaign(const std::string& text, const std::string& 
   if (!root.failed()) read_arms(root, spec);
   if (!root.failed()) read_scenarios(root, spec);
   if (!root.failed()) read_baseline_and_telemetry(root, spec, base_dir);
+  if (!root.failed()) read_asset_list(root, spec, base_dir);
   if (auto ok = root.finish(); !ok) return std::unexpected(ok.error());
   return spec;
 }

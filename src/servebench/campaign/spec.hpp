@@ -63,6 +63,16 @@ struct GateSpec {
   std::uint64_t seed = 7;               // which problems are generated
 };
 
+enum class RestoreCheck { facts, health };
+std::string_view to_string(RestoreCheck c);
+
+// The in-service server an arm's hooks stop and restore (in_service.hpp).
+struct InServiceSpec {
+  std::string url;
+  RestoreCheck check = RestoreCheck::facts;
+  std::chrono::seconds restore_timeout{300};  // how long to wait after `after` for /health
+};
+
 struct RecipeKey {  // written by `recipe campaign`; copied into server_facts.json
   std::string catalog, select;
 };
@@ -79,6 +89,7 @@ struct ArmSpec {
   std::string before, after;          // shell hooks; after runs on every exit path once before ran
   GateSpec gate;
   std::optional<RecipeKey> recipe;
+  std::optional<InServiceSpec> in_service;
 };
 
 struct ScenarioSpec {
@@ -104,6 +115,7 @@ struct CampaignSpec {
   std::vector<ScenarioSpec> scenarios;
   std::optional<BaselineSpec> baseline;
   TelemetrySpec telemetry;
+  std::vector<std::string> assets;  // absolute paths or globs (docs/campaign-file.md `assets`)
 
   const ArmSpec* find_arm(std::string_view name) const;
   const ScenarioSpec* find_scenario(std::string_view name) const;

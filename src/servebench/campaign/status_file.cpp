@@ -50,6 +50,7 @@ std::string status_text(const StatusView& v) {
                      p.ok, p.skipped, p.invalid, p.failed);
   out += fmt::format("to run {}\n", v.to_run);
   out += fmt::format("current {}\n", v.current.empty() ? "-" : v.current);
+  if (!v.point_progress.empty()) out += fmt::format("point progress {}\n", v.point_progress);
   out += fmt::format("eta {}\n", v.eta ? format_duration(*v.eta) : "unknown");
   return out;
 }

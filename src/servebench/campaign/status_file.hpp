@@ -1,7 +1,8 @@
 #pragma once
 // Progress of a run directory: counts from the ledger (the last record per planned point), and
-// DIR/status.txt, rewritten atomically after every point so `cat` or `campaign status` always
-// sees a whole file: done/total, the point being measured, and an ETA.
+// DIR/status.txt, rewritten atomically after every point and every few seconds during one, so
+// `cat` or `campaign status` always sees a whole file: done/total, the point being measured and
+// how far it is, and an ETA.
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
@@ -31,6 +32,7 @@ struct StatusView {
   Progress progress;
   std::size_t to_run = 0;                // points this session still has to measure
   std::string current;                   // "e7b/chat/c8" or ""
+  std::string point_progress;            // the current point's measured phase (live_progress.hpp) or ""
   std::optional<std::chrono::seconds> eta;
   util::WallTime updated{};
 };

@@ -1,11 +1,14 @@
-// `servebench campaign run FILE.yaml [--out DIR] [--only arm=a,scenario=s,c=8] [--rerun-invalid] [--dry-run]`
-// and `servebench campaign status DIR`. The whole file is read and validated before anything is
-// launched or written (bad input: exit 2 naming file:line:col). Protocol: docs/protocol.md.
+// `servebench campaign run FILE.yaml [--out DIR] [--only arm=a,scenario=s,c=8] [--rerun-invalid] [--dry-run]
+// [--allow-changed-assets] [--no-progress]`, `servebench campaign status DIR` and
+// `servebench campaign verify-assets DIR [--against OTHER]`. The whole file is read and validated
+// before anything is launched or written (bad input: exit 2 naming file:line:col). Protocol:
+// docs/protocol.md.
 #include <memory>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "servebench/campaign/assets.hpp"
 #include "servebench/campaign/runner.hpp"
 #include "servebench/campaign/status_file.hpp"
 #include "servebench/cli/command.hpp"
@@ -15,8 +18,8 @@ namespace servebench::cli {
 namespace {
 
 struct CampaignArgs {
-  std::string file, out, only, status_dir;
-  bool rerun_invalid = false, dry_run = false;
+  std::string file, out, only, status_dir, against;
+  bool rerun_invalid = false, dry_run = false, allow_changed_assets = false, no_progress = false;
 };
 
 int run_campaign(const CampaignArgs& args) {
@@ -32,6 +35,8 @@ int run_campaign(const CampaignArgs& args) {
   }
   if (!args.only.empty()) options.only = unwrap(campaign::parse_only(args.only, spec));
   options.rerun_invalid = args.rerun_invalid;
+  options.allow_changed_assets = args.allow_changed_assets;
+  options.progress = !args.no_progress;
   options.tool = {std::string(version()), std::string(git_hash())};
   if (args.dry_run) {
     fmt::print("{}", campaign::dry_run_text(spec, options));
@@ -51,11 +56,26 @@ void add_campaign(CLI::App& app, CommandFn& selected) {
   run->add_option("--out", args->out, "run directory (default runs/<name>-<timestamp>); the same DIR resumes");
   run->add_option("--only", args->only, "run a subset: arm=NAME,scenario=NAME,c=N (repeat a key for several)");
   run->add_flag("--rerun-invalid", args->rerun_invalid, "also rerun points whose last record is invalid");
+  run->add_flag("--allow-changed-assets", args->allow_changed_assets,
+                "resume although an asset (binary, campaign file, hook script, assets: entry) changed; both checksums are kept");
+  run->add_flag("--no-progress", args->no_progress,
+                "on a terminal, print one line per finished point instead of redrawing the point in progress");
   run->add_flag("--dry-run", args->dry_run, "print the expanded matrix with caps and order; touch nothing");
   run->footer("Exit: 0 all points ok or skipped, 1 a point failed or is invalid, 2 bad input, 3 a server did not "
               "start, 130/143 interrupted. Protocol and resume rules: docs/protocol.md.");
   auto* status = cmd->add_subcommand("status", "progress of a run directory (from its ledger and status.txt)");
   status->add_option("dir", args->status_dir, "run directory")->required();
+  auto* verify = cmd->add_subcommand("verify-assets", "compare a run's asset checksums with the files now, another run or a directory");
+  verify->add_option("dir", args->status_dir, "run directory")->required();
+  verify->add_option("--against", args->against, "another machine's run directory, or a directory holding copies of the assets");
+  verify->footer("Exit: 0 identical, 1 something differs, 2 no asset ledger.");
+  verify->callback([&selected, args] {
+    selected = [args] {
+      const auto v = unwrap(campaign::verify_assets(args->status_dir, args->against));
+      fmt::print("{}", v.text);
+      return v.identical ? k_exit_ok : k_exit_measured_failure;
+    };
+  });
   run->callback([&selected, args] { selected = [args] { return run_campaign(*args); }; });
   status->callback([&selected, args] {
     selected = [args] {

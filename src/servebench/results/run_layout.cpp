@@ -1,5 +1,8 @@
 #include "servebench/results/run_layout.hpp"
 
+#include "servebench/results/asset_ledger.hpp"
+#include "servebench/results/in_service_file.hpp"
+
 #include <cctype>
 #include <set>
 #include <system_error>
@@ -30,6 +33,8 @@ fs::path RunLayout::ledger() const { return m_dir / "ledger.jsonl"; }
 fs::path RunLayout::campaign_file() const { return m_dir / "campaign.yaml"; }
 fs::path RunLayout::status() const { return m_dir / "status.txt"; }
 fs::path RunLayout::lock() const { return m_dir / ".lock"; }
+fs::path assets_file(const RunLayout& run) { return run.dir() / "assets.json"; }
+fs::path in_service_file(const RunLayout& run, std::string_view arm) { return run.arm_dir(arm) / "in_service.json"; }
 
 fs::path RunLayout::arm_dir(std::string_view arm) const { return m_dir / "arms" / component(arm); }
 fs::path RunLayout::server_facts(std::string_view arm) const { return arm_dir(arm) / "server_facts.json"; }

@@ -40,11 +40,12 @@ constexpr std::string_view k_template = R"(name: k
 model: m
 protocol: {cold_cache: true, request: {api: completions @protocol.request}, prompts: {source: random-ids @protocol.prompts} @protocol}
 arms:
-  - {name: a, engine: sim, launch: "servebench serve-sim --port {port}", gate: {required: true @arms[].gate}, recipe: {catalog: c, select: "hw=x" @arms[].recipe} @arms[]}
+  - {name: a, engine: sim, launch: "servebench serve-sim --port {port}", gate: {required: true @arms[].gate}, recipe: {catalog: c, select: "hw=x" @arms[].recipe}, in_service: {url: "http://127.0.0.1:1" @arms[].in_service} @arms[]}
 scenarios:
   - {name: s, isl: 10, osl: 4, concurrency: [1] @scenarios[]}
 baseline: {name: b, ledger: b.jsonl @baseline}
 telemetry: {interval_s: 30 @telemetry}
+assets: []
 @campaign
 )";
 
@@ -84,7 +85,7 @@ TEST(CampaignFileDoc, TheTemplateIsAValidCampaign) {
 TEST(CampaignFileDoc, EverySectionListsExactlyTheKeysTheReaderAccepts) {
   const KeySets documented = documented_keys();
   const std::vector<std::string> sections{"campaign",  "protocol", "protocol.request", "protocol.prompts",
-                                          "arms[]",    "arms[].gate", "arms[].recipe", "scenarios[]",
+                                          "arms[]",    "arms[].gate", "arms[].recipe", "arms[].in_service", "scenarios[]",
                                           "baseline",  "telemetry"};
   EXPECT_EQ(documented.size(), sections.size()) << "a section of docs/campaign-file.md is not checked here";
   for (const auto& section : sections) {
