@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "servebench/campaign/scenario_kind.hpp"
 #include "servebench/util/strings.hpp"
 
 namespace servebench::campaign {
@@ -61,7 +62,7 @@ std::vector<PlannedPoint> expand(const CampaignSpec& spec, const PointFilter& on
         if (!only.matches(spec, p)) continue;
         auto n = spec.protocol.num_prompts.eval(c);
         SB_CHECK(n.has_value());  // checked by the spec reader
-        p.num_prompts = *n;
+        p.num_prompts = scenario_prompts(spec.scenarios[s], *n);
         out.push_back(p);
       }
     }

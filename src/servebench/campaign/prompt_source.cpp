@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 #include <fmt/format.h>
 
+#include "servebench/campaign/scenario_kind.hpp"
 #include "servebench/load/synthetic_workload.hpp"
 #include "servebench/results/ledger.hpp"
 #include "servebench/util/json_text.hpp"
@@ -46,6 +47,9 @@ util::Result<PromptSource> PromptSource::open(const ProtocolSpec& protocol, cons
 }
 
 util::Result<PointPrompts> PromptSource::take(const PromptRequest& request, load::ServerControl& control) {
+  if (request.scenario_spec != nullptr && request.scenario_spec->kind != ScenarioKind::fixed) {
+    return take_shaped(*request.scenario_spec, request, point_seed(m_protocol->request.seed, request), control);
+  }
   if (m_corpus) return take_corpus(request);
   return take_random(request, control);
 }

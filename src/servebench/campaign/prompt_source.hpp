@@ -22,6 +22,7 @@ struct PromptRequest {
   std::string arm, scenario;
   std::int64_t isl = 0, osl = 0, concurrency = 0, count = 0, warmup = 0;
   int attempt = 1;
+  const ScenarioSpec* scenario_spec = nullptr;  // shared-prefix kinds are built from it (scenario_kind.hpp)
 };
 
 struct PointPrompts {

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "servebench/campaign/point_window.hpp"
+#include "servebench/campaign/scenario_kind.hpp"
+#include "servebench/load/conversation.hpp"
 #include "servebench/load/point_mapping.hpp"
 #include "servebench/load/request_log.hpp"
 #include "servebench/load/runner.hpp"
@@ -82,17 +84,19 @@ json::object protocol_extra(const PointOutcome& out, const ArmContext& a, const 
 }
 
 // Verification and gate verdicts on top of what the load generator decided (failed > invalid).
-void judge(results::PointRecord& r, const ArmContext& a, const PointWindow& w, int attempts) {
+void judge(results::PointRecord& r, const ArmContext& a, const PlannedPoint& p, const PointWindow& w, int attempts) {
   const ProtocolSpec& proto = a.spec->protocol;
+  const ScenarioSpec& s = scenario_of(a, p);
   r.cache.flushed = w.flushed();
   r.cache.hit_rate = w.hit_rate();
   r.cache.attempts = attempts;
-  r.cache.verified = proto.max_cache_hit_rate && w.hit_rate() && *w.hit_rate() <= *proto.max_cache_hit_rate;
+  const auto expected = expected_hit_rate(s, p.num_prompts, proto.warmup_requests);
+  const auto verified = hit_rate_verified(s, proto, expected, w.hit_rate());
+  r.cache.verified = verified.value_or(false);
   if (r.status == PointStatus::failed) return;
-  if (proto.max_cache_hit_rate && !r.cache.verified) {
+  if (verified == false) {
     r.status = PointStatus::invalid;
-    r.reason = w.hit_rate() ? fmt::format("cache hit rate {:.4g} > {} after {} attempt{}", *w.hit_rate(),
-                                          *proto.max_cache_hit_rate, attempts, attempts == 1 ? "" : "s")
+    r.reason = w.hit_rate() ? hit_rate_problem(proto, expected, *w.hit_rate(), attempts)
                             : fmt::format("cache hit rate unknown: {}", w.hit_rate_error());
   } else if (!a.gate_failure.empty()) {
     r.status = PointStatus::invalid;
@@ -120,9 +124,17 @@ util::Result<void> write_requests(const ArmContext& a, const PlannedPoint& p, co
   return load::write_request_log(log, result);
 }
 
-bool should_retry(const results::PointRecord& r, const PointWindow& w, const ProtocolSpec& proto) {
-  return r.status != PointStatus::failed && proto.max_cache_hit_rate && w.hit_rate() &&
-         *w.hit_rate() > *proto.max_cache_hit_rate;
+bool should_retry(const results::PointRecord& r, const PointWindow& w, const ScenarioSpec& s, const ProtocolSpec& proto,
+                  std::optional<double> expected) {
+  return r.status != PointStatus::failed && w.hit_rate() && hit_rate_verified(s, proto, expected, w.hit_rate()) == false;
+}
+
+// What a shared-prefix kind adds to the record: the expected hit rate, TTFT per turn.
+json::object workload_extra(const ScenarioSpec& s, std::optional<double> expected, const load::RunResult& result,
+                            const std::vector<std::int32_t>& turns, stats::PercentileMethod method) {
+  json::object o{{"kind", to_string(s.kind)}, {"expected_hit_rate", expected.value_or(0)}};
+  if (s.kind == ScenarioKind::multi_turn) o["ttft_ms_by_turn"] = load::to_json(load::ttft_by_turn(result.records, turns, method));
+  return o;
 }
 
 }  // namespace
@@ -130,14 +142,17 @@ bool should_retry(const results::PointRecord& r, const PointWindow& w, const Pro
 util::Result<PointOutcome> run_point(const ArmContext& a, const PlannedPoint& p, const PointCap& cap, StopSignal& stop) {
   const ProtocolSpec& proto = a.spec->protocol;
   const ScenarioSpec& s = scenario_of(a, p);
-  const int max_attempts = 1 + (proto.verifies() ? proto.retries : 0);
+  const auto expected = expected_hit_rate(s, p.num_prompts, proto.warmup_requests);
+  const bool verifies = hit_rate_verified(s, proto, expected, 0.0).has_value();
+  const int max_attempts = 1 + (verifies ? proto.retries : 0);
   PointOutcome out;
   for (int attempt = 1; attempt <= max_attempts; ++attempt) {
     auto prompts = a.prompts->take({a.arm->name, s.name, s.isl, s.osl, p.concurrency, p.num_prompts,
-                                    proto.warmup_requests, attempt},
+                                    proto.warmup_requests, attempt, &s},
                                    *a.control);
     if (!prompts) return std::unexpected(prompts.error());
     const bool recycled = prompts->recycled;
+    const std::vector<std::int32_t> turns = load::turns_of(prompts->measured);
     PointWindow window(*a.control, a.server->adapter(), a.server->exchange(),
                        proto.cold_cache ? Flush::before_point : Flush::never, *a.clock.steady);
     auto result = load::run(run_spec(a, p, std::move(*prompts)), window);
@@ -161,9 +176,13 @@ util::Result<PointOutcome> run_point(const ArmContext& a, const PlannedPoint& p,
       out.server_died = true;
       r.reason = fmt::format("the server died during the point ({}): {}", r.reason, a.server->death_report());
     }
-    if (!out.server_died && should_retry(r, window, proto) && attempt < max_attempts) continue;
-    judge(r, a, window, attempt);
+    if (!out.server_died && should_retry(r, window, s, proto, expected) && attempt < max_attempts) continue;
+    judge(r, a, p, window, attempt);
     r.extra["protocol"] = protocol_extra(out, a, result->accept_length_source);
+    if (s.kind != ScenarioKind::fixed) {
+      r.prompts.source = std::string(to_string(s.kind));
+      r.extra["workload"] = workload_extra(s, expected, *result, turns, proto.percentile);
+    }
     out.record = std::move(r);
     return out;
   }

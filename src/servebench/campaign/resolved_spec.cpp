@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "servebench/campaign/scenario_kind.hpp"
 #include "servebench/campaign/spec.hpp"
 #include "servebench/results/run_files.hpp"
 
@@ -98,9 +99,11 @@ std::string resolved_yaml(const CampaignSpec& spec) {
   y << YAML::EndSeq;
   y << YAML::Key << "scenarios" << YAML::Value << YAML::BeginSeq;
   for (const auto& s : spec.scenarios) {
-    y << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << s.name << YAML::Key << "isl"
-      << YAML::Value << s.isl << YAML::Key << "osl" << YAML::Value << s.osl << YAML::Key << "concurrency"
-      << YAML::Value << YAML::Flow << s.concurrency << YAML::EndMap;
+    y << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << s.name;
+    if (s.kind == ScenarioKind::fixed) y << YAML::Key << "isl" << YAML::Value << s.isl;
+    emit_scenario_kind(y, s);
+    y << YAML::Key << "osl" << YAML::Value << s.osl << YAML::Key << "concurrency" << YAML::Value << YAML::Flow
+      << s.concurrency << YAML::EndMap;
   }
   y << YAML::EndSeq;
   if (spec.baseline) {

@@ -1,3 +1,4 @@
+#include "servebench/campaign/scenario_kind.hpp"
 #include "servebench/campaign/spec.hpp"
 
 #include <algorithm>
@@ -142,9 +143,11 @@ std::optional<ScenarioSpec> read_scenario(const std::string& file, const YAML::N
   ScenarioSpec s;
   s.name = f.required_string("name");
   if (!f.failed() && !is_valid_name(s.name)) f.note_at(f.node("name"), name_rule("scenario name", s.name));
-  s.isl = f.integer("isl", 0);
-  s.osl = f.integer("osl", 0);
-  if (!f.failed() && (s.isl < 1 || s.osl < 1)) f.note_at(n, fmt::format("scenario '{}' needs isl >= 1 and osl >= 1", s.name));
+  if (!read_scenario_kind(f, s)) {
+    s.isl = f.integer("isl", 0);
+    s.osl = f.integer("osl", 0);
+    if (!f.failed() && (s.isl < 1 || s.osl < 1)) f.note_at(n, fmt::format("scenario '{}' needs isl >= 1 and osl >= 1", s.name));
+  }
   s.concurrency = f.integers("concurrency");
   const YAML::Node c = f.node("concurrency");
   if (!f.failed() && s.concurrency.empty()) {

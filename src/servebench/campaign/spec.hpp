@@ -12,6 +12,7 @@
 #include "servebench/campaign/num_prompts.hpp"
 #include "servebench/engines/adapter.hpp"
 #include "servebench/flags/command.hpp"
+#include "servebench/load/conversation.hpp"
 #include "servebench/results/run_layout.hpp"
 #include "servebench/stats/summary.hpp"
 #include "servebench/util/result.hpp"
@@ -92,10 +93,17 @@ struct ArmSpec {
   std::optional<InServiceSpec> in_service;
 };
 
+enum class ScenarioKind { fixed, shared_prefix, multi_turn };  // scenario_kind.hpp
+std::string_view to_string(ScenarioKind k);
+
 struct ScenarioSpec {
   std::string name;
-  std::int64_t isl = 0, osl = 0;
+  std::int64_t isl = 0, osl = 0;  // shared-prefix kinds: the longest prompt and the output per request
   std::vector<std::int64_t> concurrency;  // ascending as written
+  ScenarioKind kind = ScenarioKind::fixed;
+  load::SharedPrefixWorkload shared_prefix{};   // generated-shared-prefix (seeded per point)
+  load::ConversationWorkload conversation{};    // multi-turn (seeded per point)
+  std::optional<std::int64_t> conversations{};  // multi-turn; nullopt: protocol.num_prompts at c
 };
 
 struct BaselineSpec {

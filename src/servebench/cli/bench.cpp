@@ -43,6 +43,8 @@ struct BenchFlags {
   std::optional<int> num_gpus;
   int threads = 0;
   load::SharedPrefixWorkload gsp;
+  load::ConversationWorkload mt;
+  double mt_think_time_s = 0;
   CLI::Option* range_ratio_option = nullptr;
   CLI::Option* port_option = nullptr;
   CLI::Option* host_option = nullptr;
@@ -56,7 +58,7 @@ void define_flags(CLI::App& c, BenchFlags& f) {
   f.port_option = c.add_option("--port", f.port, "server port (default: the backend's usual port)");
   c.add_option("--model", f.model, "model name sent in requests (default: first of /v1/models)");
   c.add_option("--dataset-name", f.dataset_name, "random, random-ids, corpus, custom, sharegpt, "
-                                                   "generated-shared-prefix")->capture_default_str();
+                                                   "generated-shared-prefix, multi-turn")->capture_default_str();
   c.add_option("--dataset-path", f.dataset_path, "corpus text, custom JSONL or ShareGPT JSON file");
   c.add_option("--random-input-len", f.random_input_len)->capture_default_str();
   c.add_option("--random-output-len", f.random_output_len)->capture_default_str();
@@ -82,6 +84,12 @@ void define_flags(CLI::App& c, BenchFlags& f) {
   c.add_option("--gsp-system-prompt-len", f.gsp.system_len)->capture_default_str();
   c.add_option("--gsp-question-len", f.gsp.question_len)->capture_default_str();
   c.add_option("--gsp-output-len", f.gsp.output_len)->capture_default_str();
+  c.add_option("--mt-num-conversations", f.mt.conversations, "multi-turn: conversations (each runs closed loop)")
+      ->capture_default_str();
+  c.add_option("--mt-turns", f.mt.turns, "multi-turn: turns per conversation; user tokens per turn are "
+                                         "--random-input-len, replies --random-output-len")->capture_default_str();
+  c.add_option("--mt-think-time", f.mt_think_time_s, "multi-turn: seconds between a reply and the next turn")
+      ->capture_default_str();
   c.add_option("--api-key-env", f.api_key_env, "environment variable holding the API key")->capture_default_str();
   c.add_option("--percentile-method", f.percentile_method, "nearest-rank or linear")->capture_default_str();
   c.add_option("--metric-percentiles", f.metric_percentiles)->capture_default_str();
@@ -160,6 +168,10 @@ load::WorkloadOptions workload_options(const BenchFlags& f) {
   w.range_ratio = f.random_range_ratio;
   w.fixed_output_len = f.sharegpt_output_len;
   w.shared_prefix = f.gsp;
+  w.conversation = f.mt;
+  w.conversation.user_len = f.random_input_len;
+  w.conversation.reply_len = f.random_output_len;
+  w.conversation.think = util::from_seconds(f.mt_think_time_s);
   w.seed = f.seed;
   if (f.vocab_size) w.vocabulary = load::safe_vocabulary(*f.vocab_size);
   return w;
@@ -219,7 +231,24 @@ load::RunSpec run_spec(const BenchFlags& f) {
   return s;
 }
 
-void write_outputs(const BenchFlags& f, const load::RunResult& r, const load::RunSpec& spec) {
+// Shared-prefix workloads: the hit rate a prefix cache should reach, and TTFT per turn.
+struct WorkloadReport {
+  std::optional<double> expected_hit_rate;
+  std::vector<load::TurnLatency> turns;
+};
+
+void print_workload_report(const WorkloadReport& w, const load::RunResult& r) {
+  if (w.expected_hit_rate) {
+    fmt::print("Expected cache hit rate: {:.4f} (measured {})\n", *w.expected_hit_rate,
+               r.cache.hit_rate ? fmt::format("{:.4f}", *r.cache.hit_rate) : std::string("unknown"));
+  }
+  for (const auto& t : w.turns) {
+    fmt::print("TTFT turn {} (ms): median {:.2f}, p99 {:.2f} over {} requests\n", t.turn, t.ttft_median_ms,
+               t.ttft_p99_ms, t.requests);
+  }
+}
+
+void write_outputs(const BenchFlags& f, const load::RunResult& r, const load::RunSpec& spec, const WorkloadReport& w) {
   const load::OutputLabels labels{.dataset_name = f.dataset_name, .random_input_len = f.random_input_len,
                                   .random_output_len = f.random_output_len,
                                   .sharegpt_output_len = f.sharegpt_output_len,
@@ -231,7 +260,10 @@ void write_outputs(const BenchFlags& f, const load::RunResult& r, const load::Ru
                                                                               f.num_prompts, f.random_input_len,
                                                                               f.random_output_len,
                                                                               spec.wall_clock->now());
-  need(util::append_durable(path, util::to_json_text(load::format_result(format, r, labels, details)) + "\n"));
+  boost::json::object line = load::format_result(format, r, labels, details);
+  if (w.expected_hit_rate) line["expected_cache_hit_rate"] = *w.expected_hit_rate;
+  if (!w.turns.empty()) line["ttft_ms_by_turn"] = load::to_json(w.turns);
+  need(util::append_durable(path, util::to_json_text(line) + "\n"));
   if (!f.per_request.empty()) need(load::write_request_log(f.per_request, r));
 }
 
@@ -254,13 +286,19 @@ int run_bench(const BenchFlags& f) {
   control->set_model(spec.model);
   note_range_ratio(f);
   load::Workload prompts = need(load::make_workload(workload, *control));
+  WorkloadReport report{prompts.expected_hit_rate, {}};
+  const std::vector<std::int32_t> turns = load::turns_of(prompts.prompts);
   spec.prompts = std::move(prompts.prompts);
   spec.warmup_prompts = std::move(prompts.warmup);
   if (!spec.metrics.gpus) spec.metrics.gpus = load::gpus_from_server_info(control->server_info());
   const load::RunResult result = need(load::run(spec, *control));
   if (spec.on_progress) fmt::print(stderr, "\n");
   fmt::print("{}", load::summary_table(result));
-  write_outputs(f, result, spec);
+  if (workload.kind == load::DatasetKind::multi_turn) {
+    report.turns = load::ttft_by_turn(result.records, turns, spec.metrics.method);
+  }
+  print_workload_report(report, result);
+  write_outputs(f, result, spec, report);
   if (!result.client.healthy) {
     fmt::print(stderr, "servebench: run invalid: {}\n", result.client.reason);
     return k_exit_measured_failure;

@@ -133,8 +133,14 @@ void Worker::finished(RequestSink& sink) {
   if (!r.ok()) shared.failed.fetch_add(1, std::memory_order_relaxed);
   shared.output_tokens.fetch_add(r.ok() ? r.output_tokens() : 0, std::memory_order_relaxed);
   // The next queued request starts here, on this loop, before this sink returns to the pool, so a
-  // sink is never restarted from inside its own on_done.
-  if (const auto next = shared.admission.release()) start_request(*next, shared.spec.clock->now());
+  // sink is never restarted from inside its own on_done. A conversation keeps its slot through the
+  // think time and sends its next turn from a timer.
+  if (const auto turn = shared.spec.requests[r.index].next) {
+    const util::TimePoint due = shared.spec.clock->now() + shared.spec.requests[r.index].think;
+    loop.post_at(due, [this, i = *turn] { start_request(i, shared.spec.clock->now()); });
+  } else if (const auto next = shared.admission.release()) {
+    start_request(*next, shared.spec.clock->now());
+  }
   idle.push_back(&sink);
   std::lock_guard lock(shared.done_mutex);
   if (++shared.done == static_cast<std::int64_t>(shared.records.size())) shared.done_cv.notify_all();
@@ -234,6 +240,7 @@ util::Result<void> start_workers(Shared& s) {
 void schedule_requests(Shared& s) {
   const std::size_t n = s.workers.size();
   for (std::uint32_t i = 0; i < s.records.size(); ++i) {
+    if (s.spec.requests[i].waits) continue;  // started by the turn before it
     Worker& w = *s.workers[i % n];
     if (s.spec.schedule.open_loop) {
       w.loop.post_at(s.origin + s.spec.schedule.offsets[i], [&s, &w, i] { s.due(w, i); });

@@ -22,6 +22,11 @@ namespace servebench::load {
 struct PreparedRequest {
   std::string body;  // the JSON body, built before the phase so sending costs no serialization
   std::int64_t input_tokens_planned = 0, output_tokens_requested = 0;
+  // A conversation's following turn starts `think` after this request ends, on the same
+  // concurrency slot; a request that `waits` is started only that way, never by the schedule.
+  std::optional<std::uint32_t> next{};
+  util::Nanos think{0};
+  bool waits = false;
 };
 
 struct PhaseProgress {

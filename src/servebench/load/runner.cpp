@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "servebench/http/url.hpp"
+#include "servebench/load/conversation.hpp"
 #include "servebench/load/text_realign.hpp"
 #include "servebench/load/time_base.hpp"
 
@@ -70,6 +71,11 @@ util::Result<std::vector<PreparedRequest>> prepare(const std::vector<Prompt>& pr
     if (auto ok = wire::build_request_body(spec.backend, g, r.body); !ok) return std::unexpected(ok.error());
     r.input_tokens_planned = p.input_tokens;
     r.output_tokens_requested = g.max_tokens;
+    if (p.after) {
+      out[*p.after].next = static_cast<std::uint32_t>(out.size());
+      out[*p.after].think = p.think;
+      r.waits = true;
+    }
     out.push_back(std::move(r));
   }
   return out;
@@ -177,6 +183,10 @@ util::Result<void> validate(const RunSpec& spec) {
   if (auto ok = check_settings(settings, *spec.setting_names); !ok) return ok;
   for (const Prompt& p : spec.prompts) {
     if (p.output_tokens <= 0) return util::fail(ErrorKind::bad_input, "every prompt needs a positive output length");
+  }
+  if (auto ok = check_conversations(spec.prompts, spec.request_rate.has_value()); !ok) return ok;
+  for (const Prompt& p : spec.warmup_prompts) {
+    if (p.after) return util::fail(ErrorKind::bad_input, "warmup prompts cannot be conversation turns");
   }
   if (auto url = http::parse_url(spec.base_url); !url) return std::unexpected(url.error());
   return {};

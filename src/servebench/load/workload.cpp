@@ -16,7 +16,8 @@ constexpr KindName k_kinds[] = {{DatasetKind::random, "random"},
                                 {DatasetKind::corpus, "corpus"},
                                 {DatasetKind::custom, "custom"},
                                 {DatasetKind::sharegpt, "sharegpt"},
-                                {DatasetKind::generated_shared_prefix, "generated-shared-prefix"}};
+                                {DatasetKind::generated_shared_prefix, "generated-shared-prefix"},
+                                {DatasetKind::multi_turn, "multi-turn"}};
 
 util::Result<Vocabulary> vocabulary_for(const WorkloadOptions& o, ServerControl& control) {
   if (o.vocabulary) return *o.vocabulary;
@@ -33,6 +34,25 @@ Workload split(std::vector<Prompt> all, std::int64_t warmup) {
   return w;
 }
 
+// Warmup prompts of `input_len` from another seed, sharing nothing with the measured prompts.
+util::Result<std::vector<Prompt>> warmup_prompts(const WorkloadOptions& o, std::int64_t input_len,
+                                                 std::int64_t output_len, const Vocabulary& vocab) {
+  if (o.warmup_prompts == 0) return std::vector<Prompt>{};
+  return make_random_prompts({.num_prompts = o.warmup_prompts, .input_len = input_len, .output_len = output_len,
+                              .seed = o.seed ^ 0x9e3779b97f4a7c15ULL},
+                             vocab);
+}
+
+util::Result<Workload> conversations(const WorkloadOptions& o, const Vocabulary& vocab) {
+  ConversationWorkload cw = o.conversation;
+  cw.seed = o.seed;
+  auto prompts = make_conversation_prompts(cw, vocab);
+  if (!prompts) return std::unexpected(prompts.error());
+  auto warm = warmup_prompts(o, cw.user_len, cw.reply_len, vocab);
+  if (!warm) return std::unexpected(warm.error());
+  return Workload{std::move(*prompts), std::move(*warm), false, expected_hit_rate(cw)};
+}
+
 util::Result<Workload> synthetic(const WorkloadOptions& o, ServerControl& control) {
   auto vocab = vocabulary_for(o, control);
   if (!vocab) return std::unexpected(vocab.error());
@@ -41,18 +61,12 @@ util::Result<Workload> synthetic(const WorkloadOptions& o, ServerControl& contro
     gsp.seed = o.seed;
     auto prompts = make_shared_prefix_prompts(gsp, *vocab);
     if (!prompts) return std::unexpected(prompts.error());
-    Workload w;
-    w.prompts = std::move(*prompts);
-    if (o.warmup_prompts > 0) {
-      // Warmup prompts of the same length, from another seed, outside every group.
-      auto warm = make_random_prompts({.num_prompts = o.warmup_prompts, .input_len = gsp.system_len + gsp.question_len,
-                                       .output_len = gsp.output_len, .seed = o.seed ^ 0x9e3779b97f4a7c15ULL},
-                                      *vocab);
-      if (!warm) return std::unexpected(warm.error());
-      w.warmup = std::move(*warm);
-    }
-    return w;
+    // Warmup prompts of the same length outside every group.
+    auto warm = warmup_prompts(o, gsp.system_len + gsp.question_len, gsp.output_len, *vocab);
+    if (!warm) return std::unexpected(warm.error());
+    return Workload{std::move(*prompts), std::move(*warm), false, expected_hit_rate(gsp)};
   }
+  if (o.kind == DatasetKind::multi_turn) return conversations(o, *vocab);
   RandomWorkload rw{.pattern = o.kind == DatasetKind::random ? IdPattern::random : IdPattern::sequential,
                     .num_prompts = o.num_prompts + o.warmup_prompts, .input_len = o.input_len,
                     .output_len = o.output_len, .range_ratio = o.range_ratio, .seed = o.seed};
@@ -101,7 +115,7 @@ util::Result<DatasetKind> parse_dataset_kind(std::string_view s) {
   }
   return util::failf(ErrorKind::bad_input,
                      "--dataset-name '{}' is not one of random, random-ids, corpus, custom, sharegpt, "
-                     "generated-shared-prefix",
+                     "generated-shared-prefix, multi-turn",
                      s);
 }
 
@@ -114,7 +128,8 @@ util::Result<Workload> make_workload(const WorkloadOptions& o, ServerControl& co
   switch (o.kind) {
     case DatasetKind::random:
     case DatasetKind::random_ids:
-    case DatasetKind::generated_shared_prefix: return synthetic(o, control);
+    case DatasetKind::generated_shared_prefix:
+    case DatasetKind::multi_turn: return synthetic(o, control);
     case DatasetKind::corpus: return from_corpus(o, control);
     case DatasetKind::custom:
     case DatasetKind::sharegpt: return from_file(o, control);

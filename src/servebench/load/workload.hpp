@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "servebench/load/conversation.hpp"
 #include "servebench/load/corpus.hpp"
 #include "servebench/load/prompt.hpp"
 #include "servebench/load/server_control.hpp"
@@ -15,7 +16,7 @@
 
 namespace servebench::load {
 
-enum class DatasetKind { random, random_ids, corpus, custom, sharegpt, generated_shared_prefix };
+enum class DatasetKind { random, random_ids, corpus, custom, sharegpt, generated_shared_prefix, multi_turn };
 std::string_view to_string(DatasetKind k);
 // sglang spellings; fails (bad_input) naming --dataset-name and the accepted values.
 util::Result<DatasetKind> parse_dataset_kind(std::string_view s);
@@ -28,6 +29,7 @@ struct WorkloadOptions {
   double range_ratio = 1.0;
   std::optional<std::int64_t> fixed_output_len{};  // --sharegpt-output-len (files)
   SharedPrefixWorkload shared_prefix{};            // generated-shared-prefix (its seed is replaced)
+  ConversationWorkload conversation{};             // multi-turn (its seed is replaced)
   std::uint64_t seed = 1;
   std::optional<Vocabulary> vocabulary{};  // overrides the server's (synthetic kinds)
   CorpusCursor* cursor = nullptr;          // corpus: where to continue; a fresh cursor when null
@@ -36,6 +38,7 @@ struct WorkloadOptions {
 struct Workload {
   std::vector<Prompt> prompts, warmup;
   bool recycled = false;  // corpus windows came from a second pass
+  std::optional<double> expected_hit_rate{};  // shared-prefix kinds: what a prefix cache should reach
 };
 
 // Fails (bad_input) for a missing --dataset-path, unknown vocabulary, or the dataset's own errors.

@@ -132,7 +132,8 @@ util::Result<VirtualPoint> run_virtual_point(const PointEnv& env, const campaign
   json::array rates;
   for (int attempt = 1; attempt <= max_attempts; ++attempt) {
     auto prompts = env.prompts->take(
-        {env.arm->name, s.name, s.isl, s.osl, p.concurrency, p.num_prompts, proto.warmup_requests, attempt}, *env.control);
+        {env.arm->name, s.name, s.isl, s.osl, p.concurrency, p.num_prompts, proto.warmup_requests, attempt, nullptr},
+        *env.control);
     if (!prompts) return std::unexpected(prompts.error());
     sim::Engine& engine = *env.engine;
     if (proto.cold_cache) SB_CHECK(engine.flush_cache());  // the engine is idle between points
