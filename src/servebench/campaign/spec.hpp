@@ -129,11 +129,9 @@ struct CampaignSpec {
   const ScenarioSpec* find_scenario(std::string_view name) const;
 };
 
-// Reads and validates a campaign file. Fails (bad_input) with "file:line:col: message" for YAML
-// errors, unknown keys, wrong types, bad num_prompts expressions (also evaluated at every
-// concurrency), duplicate arm or scenario names, scenarios without concurrency, and arms whose
-// launch/base_url/{port} do not fit together. Relative paths are resolved against the file's
-// directory.
+// Reads and validates a campaign file; relative paths resolve against its directory. Fails (bad_input,
+// "file:line:col: message") for YAML errors, unknown keys, wrong types, bad num_prompts expressions
+// (evaluated at every concurrency), duplicate names, empty ladders, launch/base_url/{port} misfits.
 util::Result<CampaignSpec> read_campaign(const std::filesystem::path& file);
 // The same from text; `name` is used in messages, `base_dir` resolves relative paths.
 util::Result<CampaignSpec> parse_campaign(const std::string& text, const std::string& name,
