@@ -58,5 +58,6 @@ void add_campaign(CLI::App& app, CommandFn& selected);
 void add_plan(CLI::App& app, CommandFn& selected);
 void add_report(CLI::App& app, CommandFn& selected);
 void add_recipe(CLI::App& app, CommandFn& selected);
+void add_sim(CLI::App& app, CommandFn& selected);
 
 }  // namespace servebench::cli

@@ -20,6 +20,7 @@ int run(int argc, char** argv) {
   add_plan(app, selected);
   add_report(app, selected);
   add_recipe(app, selected);
+  add_sim(app, selected);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

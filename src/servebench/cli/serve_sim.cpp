@@ -15,6 +15,7 @@
 #include "servebench/cli/version.hpp"
 #include "servebench/flags/flag_registry.hpp"
 #include "servebench/sim/http_front.hpp"
+#include "servebench/sim/sim_overrides.hpp"
 #include "servebench/util/process_limits.hpp"
 #include "servebench/util/strings.hpp"
 
@@ -36,11 +37,11 @@ struct RecordedFlag {
 struct ServeSimFlags {
   sim::SimConfig config;
   std::string model_card, model_path, served_model_name, kv_cache_dtype = "auto", speculative_algorithm;
-  std::string host = "127.0.0.1", log_level = "info", accept_rates = "0.7";
+  std::string host = "127.0.0.1", log_level = "info", accept_rates = "0.7", overrides_file;
   int port = 30000, decode_log_interval = 40, io_threads = 2;
   double time_scale = 1, max_body_mb = 64;
   bool stamp_events = false, oracle = false, incremental_output = false, default_usage = false;
-  std::optional<double> step_overhead_us, eager_layer_us;
+  std::optional<double> step_overhead_us, eager_layer_us, per_sequence_us, per_request_us;
   std::vector<std::string> faults;  // --sim-fault, repeatable
   std::deque<RecordedFlag> recorded;  // stable addresses: CLI11 keeps pointers into them
 };
@@ -68,7 +69,7 @@ void define_parallel_and_memory(CLI::App& c, ServeSimFlags& f) {
       ->group(k_simulated);
   c.add_option("--max-total-tokens", k.max_total_tokens, "KV pool size override (tokens)")->group(k_simulated);
   c.add_option("--page-size", k.page_size, "KV page size (tokens)")->capture_default_str()->group(k_simulated);
-  c.add_option("--kv-cache-dtype", f.kv_cache_dtype, "auto | bf16 | bfloat16 | fp8_e4m3 | fp8_e5m2")
+  c.add_option("--kv-cache-dtype", f.kv_cache_dtype, "auto | bf16 | bfloat16 | fp8_e4m3 | fp8_e5m2 | mxfp8 | nvfp4 | fp4_e2m1 | fp4_mx_block16")
       ->capture_default_str()
       ->group(k_simulated);
   c.add_option("--context-length", k.context_length, "context length (default: the model card's)")->group(k_simulated);
@@ -168,6 +169,17 @@ void define_sim_flags(CLI::App& c, ServeSimFlags& f) {
   c.add_option("--sim-step-overhead-us", f.step_overhead_us, "override the per-forward overhead (µs)")->group(k_sim);
   c.add_option("--sim-eager-layer-us", f.eager_layer_us, "override the per-layer cost outside CUDA graphs (µs)")
       ->group(k_sim);
+  c.add_option("--sim-overrides", f.overrides_file, "card-override YAML from `servebench sim calibrate` (flags win)")
+      ->group(k_sim);
+  c.add_option("--sim-per-sequence-us", f.per_sequence_us, "engine CPU time per running sequence per forward (µs)")
+      ->check(CLI::NonNegativeNumber)
+      ->group(k_sim);
+  c.add_option("--sim-per-request-us", f.per_request_us, "engine CPU time per request at admission (µs)")
+      ->check(CLI::NonNegativeNumber)
+      ->group(k_sim);
+  c.add_option("--sim-routing-skew", k.efficiency.routing_skew, "override the model card's MoE routing skew (Zipf s)")
+      ->check(CLI::Range(0.0, 4.0))
+      ->group(k_sim);
   c.add_option("--sim-io-threads", f.io_threads, "HTTP IO threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 64))
@@ -252,6 +264,14 @@ util::Result<sim::Deployment> resolve(ServeSimFlags& f) {
   }
   if (f.step_overhead_us) k.efficiency.step_overhead = util::from_ms(*f.step_overhead_us / 1000);
   if (f.eager_layer_us) k.efficiency.eager_layer = util::from_ms(*f.eager_layer_us / 1000);
+  if (f.per_sequence_us) k.efficiency.per_sequence = util::from_ms(*f.per_sequence_us / 1000);
+  if (f.per_request_us) k.efficiency.per_request = util::from_ms(*f.per_request_us / 1000);
+  if (!f.overrides_file.empty()) {  // the file first, then the explicit --sim-* flags on top
+    auto file = sim::read_sim_overrides(f.overrides_file);
+    if (!file) return std::unexpected(file.error());
+    sim::apply(k.efficiency, file->efficiency);
+    k.efficiency = file->efficiency;
+  }
   return sim::make_deployment(k);
 }
 

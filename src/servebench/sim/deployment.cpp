@@ -19,7 +19,6 @@ double default_mem_fraction(int tp) {
   return 0.88;
 }
 
-int kv_bytes(KvCacheDtype d) { return d == KvCacheDtype::fp8_e4m3 || d == KvCacheDtype::fp8_e5m2 ? 1 : 2; }
 
 SpecPlan resolve_spec(const SimConfig& c) {
   SpecPlan s;
@@ -45,6 +44,8 @@ void apply_overrides(Efficiency& e, const EfficiencyOverrides& o) {
   if (o.link) e.link = *o.link;
   if (o.step_overhead) e.step_overhead = *o.step_overhead;
   if (o.eager_layer) e.eager_layer = *o.eager_layer;
+  if (o.per_sequence) e.per_sequence = *o.per_sequence;
+  if (o.per_request) e.per_request = *o.per_request;
 }
 
 double weight_bytes_per_gpu(const Deployment& d, int layers_per_stage) {
@@ -73,13 +74,13 @@ util::Result<void> plan_memory(Deployment& d) {
   auto& mem = d.memory;
   const auto& m = d.model;
   const int tp = d.config.tp_size;
-  mem.kv_dtype_bytes = kv_bytes(d.config.kv_cache_dtype);
+  mem.kv_dtype_bytes = kv_cache_bytes(d.config.kv_cache_dtype);
   mem.layers_per_stage = (m.layers + d.config.pp_size - 1) / d.config.pp_size;
   mem.gpu_memory_bytes = d.hardware.memory_bytes();
   mem.static_budget_bytes = mem.gpu_memory_bytes * d.mem_fraction_static;
   mem.weight_bytes = weight_bytes_per_gpu(d, mem.layers_per_stage);
   if (d.spec.enabled && m.draft) {
-    const int draft_dtype = m.draft->kind == DraftKind::mtp ? m.weight_dtype_bytes : 2;
+    const double draft_dtype = m.draft->kind == DraftKind::mtp ? m.weight_dtype_bytes : 2.0;
     mem.draft_weight_bytes = m.draft->params_b * 1e9 * draft_dtype / tp;
   }
   mem.reserve_bytes = d.hardware.efficiency.runtime_reserve_gib * k_gib;
@@ -96,11 +97,12 @@ util::Result<void> plan_memory(Deployment& d) {
   mem.kv_pool_bytes = mem.static_budget_bytes - mem.weight_bytes - mem.draft_weight_bytes - mem.reserve_bytes;
   if (mem.kv_pool_bytes <= 0) {
     return util::failf(util::ErrorKind::bad_input,
-                       "{} on {} with tp {} pp {}: weights need {:.1f} GB per GPU but --mem-fraction-static {} "
-                       "leaves {:.1f} GB",
-                       m.name, d.hardware.name, tp, d.config.pp_size,
-                       (mem.weight_bytes + mem.draft_weight_bytes) / 1e9, d.mem_fraction_static,
-                       (mem.static_budget_bytes - mem.reserve_bytes) / 1e9);
+                       "{} on {} with tp {} pp {}: weights need {:.1f} GB per GPU (model card params.total_b {} at "
+                       "weight_dtype_bytes {}) but --mem-fraction-static {} of the card's {:.1f} GB (usable_gib) "
+                       "leaves {:.1f} GB after runtime_reserve_gib {}",
+                       m.name, d.hardware.name, tp, d.config.pp_size, (mem.weight_bytes + mem.draft_weight_bytes) / 1e9,
+                       m.params_total_b, m.weight_dtype_bytes, d.mem_fraction_static, mem.gpu_memory_bytes / 1e9,
+                       (mem.static_budget_bytes - mem.reserve_bytes) / 1e9, d.hardware.efficiency.runtime_reserve_gib);
   }
   auto tokens = static_cast<std::int64_t>(mem.kv_pool_bytes / mem.kv_bytes_per_token);
   if (d.config.max_total_tokens) tokens = std::min(tokens, *d.config.max_total_tokens);
@@ -111,7 +113,12 @@ util::Result<void> plan_memory(Deployment& d) {
                                ? static_cast<std::int64_t>(d.config.hicache_size_gb * 1e9 / mem.kv_bytes_per_token)
                                : static_cast<std::int64_t>(d.config.hicache_ratio * static_cast<double>(tokens));
   }
-  if (tokens < 2 * d.config.page_size) return util::failf(util::ErrorKind::bad_input, "KV pool of {} tokens is too small", tokens);
+  if (tokens < 2 * d.config.page_size) {
+    return util::failf(util::ErrorKind::bad_input,
+                       "KV pool of {} tokens is too small: {:.2f} GB left for KV at {:.0f} bytes per token (model card "
+                       "layers x KV dims, --kv-cache-dtype {})", tokens, mem.kv_pool_bytes / 1e9, mem.kv_bytes_per_token,
+                       to_string(d.config.kv_cache_dtype));
+  }
   return {};
 }
 
@@ -120,11 +127,16 @@ util::Result<void> check_cards(const Deployment& d) {
   if (d.spec.enabled && !d.model.draft)
     return util::failf(util::ErrorKind::bad_input, "model '{}' has no draft card for --speculative-algorithm", d.model.name);
   if (c.ep_size > 1 && !d.model.mlp.is_moe())
-    return util::failf(util::ErrorKind::bad_input, "--ep-size {} needs a MoE model; '{}' is dense", c.ep_size, d.model.name);
+    return util::failf(util::ErrorKind::bad_input, "--ep-size {} needs a MoE model; '{}' is dense (model card mlp.experts "
+                       "is 0)", c.ep_size, d.model.name);
   if (d.model.mlp.is_moe() && d.model.mlp.experts % c.ep_size != 0)
-    return util::failf(util::ErrorKind::bad_input, "--ep-size {} must divide the {} experts", c.ep_size, d.model.mlp.experts);
+    return util::failf(util::ErrorKind::bad_input, "--ep-size {} must divide the {} experts (model card mlp.experts)",
+                       c.ep_size, d.model.mlp.experts);
+  if (d.model.attention.heads % c.tp_size != 0)
+    return util::failf(util::ErrorKind::bad_input, "--tp-size {} must divide the {} attention heads (model card "
+                       "attention.heads)", c.tp_size, d.model.attention.heads);
   if (c.pp_size > d.model.layers)
-    return util::failf(util::ErrorKind::bad_input, "--pp-size {} exceeds the {} layers", c.pp_size, d.model.layers);
+    return util::failf(util::ErrorKind::bad_input, "--pp-size {} exceeds the {} layers (model card layers)", c.pp_size, d.model.layers);
   if (c.context_length && *c.context_length > d.model.context_length)
     return util::failf(util::ErrorKind::bad_input, "--context-length {} exceeds the model's {}", *c.context_length,
                        d.model.context_length);
@@ -152,6 +164,7 @@ util::Result<Deployment> make_deployment(const SimConfig& config, ModelCard mode
   d.model = std::move(model);
   d.hardware = std::move(hardware);
   apply_overrides(d.hardware.efficiency, config.efficiency);
+  if (config.efficiency.routing_skew) d.model.mlp.routing_skew = *config.efficiency.routing_skew;
   d.params = param_breakdown(d.model);
   d.spec = resolve_spec(config);
   if (auto r = check_cards(d); !r) return std::unexpected(r.error());

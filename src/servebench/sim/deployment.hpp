@@ -24,7 +24,7 @@ struct SpecPlan {
 struct MemoryPlan {
   double gpu_memory_bytes = 0, static_budget_bytes = 0;
   double weight_bytes = 0, draft_weight_bytes = 0, reserve_bytes = 0, kv_pool_bytes = 0;
-  int kv_dtype_bytes = 2;
+  double kv_dtype_bytes = 2;  // bytes per KV element, scales included (kv_cache_bytes)
   int layers_per_stage = 0;
   double kv_bytes_per_token_layer = 0;     // target KV (GQA heads of this rank, or the replicated MLA latent)
   double index_bytes_per_token_layer = 0;  // DSA indexer keys (FP8)

@@ -107,6 +107,7 @@ void Engine::admit(int slot, BatchShape& shape, StepLog& log, std::int64_t& budg
     if (!try_admit(r, slot, headroom, shape.host_load_tokens)) break;
     m_waiting.pop_front();
     reserved += own;
+    shape.new_requests += 1;
     q.chunk = std::min(budget, q.fill_target - q.filled);
     m_perf.add_prefill(shape, q.filled, q.chunk);
     budget -= q.chunk;

@@ -1,5 +1,7 @@
 #include "servebench/sim/hardware_card.hpp"
 
+#include <algorithm>
+
 #include "servebench/sim/card_reader.hpp"
 #include "servebench/util/embedded_data.hpp"
 #include "servebench/util/strings.hpp"
@@ -19,6 +21,8 @@ Efficiency read_efficiency(CardReader& r) {
   e.all_reduce_base = micros(r.number("all_reduce_base_us"));
   e.hop_latency = micros(r.number("hop_latency_us"));
   e.runtime_reserve_gib = r.number("runtime_reserve_gib");
+  e.per_sequence = micros(r.number_or("per_sequence_us", 0));
+  e.per_request = micros(r.number_or("per_request_us", 0));
   return e;
 }
 
@@ -59,9 +63,10 @@ double HardwareCard::memory_bytes() const {
 
 double HardwareCard::link_bytes_per_s() const { return (nvlink_gbs > 0 ? nvlink_gbs / 2.0 : pcie_gbs) * 1e9; }
 
-double HardwareCard::tensor_flops(int weight_dtype_bytes) const {
-  const double tf = weight_dtype_bytes <= 1 && fp8_tflops > 0 ? fp8_tflops : bf16_tflops;
-  return tf * 1e12;
+double HardwareCard::tensor_flops(GemmDtype gemm) const {
+  if (gemm == GemmDtype::fp4 && fp4_tflops > 0) return fp4_tflops * 1e12;
+  if (gemm == GemmDtype::fp8 && fp8_tflops > 0) return fp8_tflops * 1e12;
+  return bf16_tflops * 1e12;
 }
 
 util::Result<std::vector<HardwareCard>> parse_hardware_cards(const std::string& yaml_text, const std::string& file) {
@@ -78,10 +83,56 @@ util::Result<std::vector<HardwareCard>> parse_hardware_cards(const std::string& 
   return out;
 }
 
+util::Result<std::vector<HardwareCard>> merge_hardware_cards(const std::string& base_yaml, const std::string& base_file,
+                                                             const std::string& override_yaml,
+                                                             const std::string& override_file) {
+  auto base = util::load_yaml_string(base_yaml, base_file);
+  if (!base) return std::unexpected(base.error());
+  auto over = util::load_yaml_string(override_yaml, override_file);
+  if (!over) return std::unexpected(over.error());
+  const YAML::Node list = base->root["gpus"], extra = over->root["gpus"];
+  if (!list.IsSequence()) return std::unexpected(util::yaml_error(base_file, base->root, "needs a 'gpus' list"));
+  if (!extra.IsSequence()) return std::unexpected(util::yaml_error(override_file, over->root, "needs a 'gpus' list"));
+  std::vector<YAML::Node> merged;
+  std::vector<std::string> files;
+  for (const auto& item : list) merged.push_back(YAML::Clone(item)), files.push_back(base_file);
+  for (const auto& item : extra) {
+    if (!item.IsMap() || !item["name"]) return std::unexpected(util::yaml_error(override_file, item, "a gpu needs a name"));
+    const auto name = item["name"].as<std::string>();
+    auto it = std::find_if(merged.begin(), merged.end(),
+                           [&](const YAML::Node& n) { return n.IsMap() && n["name"] && n["name"].as<std::string>() == name; });
+    if (it == merged.end()) {
+      merged.push_back(YAML::Clone(item));
+      files.push_back(override_file);
+      continue;
+    }
+    for (const auto& kv : item) {
+      const auto key = kv.first.as<std::string>();
+      if (key == "efficiency" && kv.second.IsMap() && (*it)[key].IsMap()) {
+        for (const auto& e : kv.second) (*it)[key][e.first.as<std::string>()] = YAML::Clone(e.second);
+      } else {
+        (*it)[key] = YAML::Clone(kv.second);
+      }
+    }
+    files[static_cast<std::size_t>(it - merged.begin())] = override_file;
+  }
+  std::vector<HardwareCard> out;
+  for (std::size_t i = 0; i < merged.size(); ++i) {
+    auto card = read_card(files[i], merged[i]);
+    if (!card) return std::unexpected(card.error());
+    out.push_back(std::move(*card));
+  }
+  return out;
+}
+
 util::Result<HardwareCard> load_hardware_card(const std::string& name) {
-  auto text = util::read_data_file("hardware.yaml");
-  if (!text) return std::unexpected(text.error());
-  auto cards = parse_hardware_cards(*text, "data/hardware.yaml");
+  const auto built_in = util::embedded_data_file("hardware.yaml");
+  auto override_text = util::read_override_data_file("hardware.yaml");
+  if (!override_text) return std::unexpected(override_text.error());
+  if (!built_in) return util::failf(util::ErrorKind::failed, "data/hardware.yaml is not built in");
+  auto cards = *override_text ? merge_hardware_cards(std::string(*built_in), "data/hardware.yaml", **override_text,
+                                                     "$SERVEBENCH_DATA_DIR/hardware.yaml")
+                              : parse_hardware_cards(std::string(*built_in), "data/hardware.yaml");
   if (!cards) return std::unexpected(cards.error());
   std::vector<std::string> names;
   for (auto& c : *cards) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "servebench/sim/model_card.hpp"
 #include "servebench/util/result.hpp"
 
 namespace servebench::sim {
@@ -20,6 +21,9 @@ struct Efficiency {
   Nanos all_reduce_base{8'000};     // fixed all-reduce latency
   Nanos hop_latency{1'500};         // per ring hop
   double runtime_reserve_gib = 1.0; // CUDA context, NCCL/all-reduce buffers: taken before weights load
+  // Engine CPU time not hidden behind the GPU (docs/sim.md "CPU costs"); 0 unless calibrated.
+  Nanos per_sequence{0};            // per running sequence per forward (scheduler bookkeeping, sampling)
+  Nanos per_request{0};             // once per request at admission (HTTP parse, tokenize, detokenize)
 };
 
 struct HardwareCard {
@@ -36,13 +40,20 @@ struct HardwareCard {
   double memory_bytes() const;
   // Peer-to-peer bandwidth per direction in bytes/s before derating: NVLink when present, else PCIe.
   double link_bytes_per_s() const;
-  // Dense tensor FLOP/s for a weight dtype of `bytes` (1 -> FP8, 2 -> BF16).
-  double tensor_flops(int weight_dtype_bytes) const;
+  // Dense tensor FLOP/s of a GEMM dtype; FP8/FP4 fall back to BF16 on a GPU without those units
+  // (the weights are dequantized, as SGLang/vLLM do for FP4 on Hopper).
+  double tensor_flops(GemmDtype gemm) const;
 };
 
 // Parses the `gpus:` list; every entry is read strictly (unknown keys are errors).
 util::Result<std::vector<HardwareCard>> parse_hardware_cards(const std::string& yaml_text, const std::string& file);
-// Loads data/hardware.yaml and picks `name`; fails listing the known names.
+// `overrides` entries merged into `base` by name: a known name has the given keys replaced (the
+// `efficiency` block key by key), a new name is appended. Errors name the override file.
+util::Result<std::vector<HardwareCard>> merge_hardware_cards(const std::string& base_yaml, const std::string& base_file,
+                                                             const std::string& override_yaml,
+                                                             const std::string& override_file);
+// Loads data/hardware.yaml (the built-in list, with $SERVEBENCH_DATA_DIR/hardware.yaml merged into it
+// by name) and picks `name`; fails listing the known names.
 util::Result<HardwareCard> load_hardware_card(const std::string& name);
 
 }  // namespace servebench::sim

@@ -41,6 +41,7 @@ MlpSpec read_mlp(CardReader& r, int layers) {
     m.experts_per_token = static_cast<int>(r.integer("experts_per_token"));
     m.shared_experts = static_cast<int>(r.integer_or("shared_experts", 0));
     m.moe_intermediate_size = r.integer("moe_intermediate_size");
+    m.routing_skew = r.number_or("routing_skew", 0);
   }
   return m;
 }
@@ -57,6 +58,30 @@ DraftSpec read_draft(CardReader& r) {
   return d;
 }
 
+// Weight format of the card: `weight_dtype` (a name) or `weight_dtype_bytes` (2 = BF16, 1 = FP8);
+// a sub-byte count needs the name, because INT4 (BF16 GEMM) and FP4 (FP4 GEMM) have the same size.
+util::Result<void> read_weight_format(CardReader& r, ModelCard& m, const std::string& file) {
+  if (r.has("weight_dtype") && r.has("weight_dtype_bytes")) {
+    return util::failf(util::ErrorKind::bad_input, "{}: model card '{}': give weight_dtype or weight_dtype_bytes, not both",
+                       file, m.name);
+  }
+  if (r.has("weight_dtype")) {
+    auto f = weight_format(r.text("weight_dtype"));
+    if (!f) return util::failf(util::ErrorKind::bad_input, "{}: model card '{}': weight_dtype: {}", file, m.name, f.error().message);
+    m.weight_dtype_bytes = f->bytes;
+    m.weight_gemm = f->gemm;
+    return {};
+  }
+  m.weight_dtype_bytes = r.number("weight_dtype_bytes");
+  if (m.weight_dtype_bytes < 1 && m.weight_dtype_bytes > 0) {
+    return util::failf(util::ErrorKind::bad_input,
+                       "{}: model card '{}': weight_dtype_bytes {} is sub-byte: give weight_dtype (nvfp4, mxfp4 or "
+                       "int4) instead, they differ in the GEMM they run on", file, m.name, m.weight_dtype_bytes);
+  }
+  m.weight_gemm = m.weight_dtype_bytes < 2 ? GemmDtype::fp8 : GemmDtype::bf16;
+  return {};
+}
+
 // Cross-field checks the YAML reader cannot express; empty when the card is consistent.
 std::string inconsistency(const ModelCard& m) {
   if (m.layers <= 0 || m.hidden_size <= 0 || m.vocab_size <= 0) return "layers, hidden_size and vocab_size must be > 0";
@@ -65,10 +90,13 @@ std::string inconsistency(const ModelCard& m) {
     return "gqa attention needs kv_heads and head_dim > 0";
   if (m.mlp.is_moe() && (m.mlp.experts_per_token <= 0 || m.mlp.experts_per_token > m.mlp.experts))
     return "experts_per_token must be in [1, experts]";
+  if (m.mlp.routing_skew < 0 || m.mlp.routing_skew > 4) return "mlp.routing_skew must be in [0, 4]";
   if (m.mlp.dense_layers < 0 || m.mlp.dense_layers > m.layers) return "dense_layers must be in [0, layers]";
   if (m.tokens.eos < 0 || m.tokens.eos >= m.vocab_size) return "tokens.eos must be a vocabulary id";
   if (m.tokens.special_start <= 0 || m.tokens.special_start > m.vocab_size) return "tokens.special_start out of range";
-  if (m.tokens.special_start < 65536) return "the simulator's tokenizer needs tokens.special_start >= 65536";
+  if (m.tokens.special_start <= 256 + 2) return "tokens.special_start must leave more than 256 normal ids (byte tokens)";
+  if (m.weight_dtype_bytes <= 0 || m.embedding_dtype_bytes <= 0 || m.replicated_dtype_bytes <= 0)
+    return "weight_dtype_bytes, embedding_dtype_bytes and replicated_dtype_bytes must be > 0";
   if (m.context_length <= 0) return "context_length must be > 0";
   if (m.draft && m.draft->kind != DraftKind::mtp && (m.draft->kv_heads <= 0 || m.draft->head_dim <= 0))
     return "an eagle draft needs kv_heads and head_dim";
@@ -96,9 +124,9 @@ util::Result<ModelCard> parse_model_card(const std::string& yaml_text, const std
     m.params_active_b = p->number("active_b");
     r->absorb(*p);
   }
-  m.weight_dtype_bytes = static_cast<int>(r->integer("weight_dtype_bytes"));
-  m.embedding_dtype_bytes = static_cast<int>(r->integer_or("embedding_dtype_bytes", 2));
-  m.replicated_dtype_bytes = static_cast<int>(r->integer_or("replicated_dtype_bytes", m.weight_dtype_bytes));
+  if (auto w = read_weight_format(*r, m, file); !w) return std::unexpected(w.error());
+  m.embedding_dtype_bytes = r->number_or("embedding_dtype_bytes", 2);
+  m.replicated_dtype_bytes = r->number_or("replicated_dtype_bytes", m.weight_dtype_bytes);
   m.context_length = r->integer("context_length");
   if (auto t = r->child("tokens")) {
     m.tokens.bos = static_cast<std::int32_t>(t->integer_or("bos", -1));
@@ -133,6 +161,22 @@ std::vector<std::string> model_card_names() {
     names.push_back(f.substr(7, f.size() - 7 - 5));
   }
   return names;
+}
+
+util::Result<WeightFormat> weight_format(const std::string& name) {
+  // Scales included: FP8 block 128x128 FP32 scales are < 0.03 % and left out; NVFP4 one FP8 scale per
+  // 16 elements; MXFP4 one E8M0 scale per 32; INT4 (AWQ/GPTQ) one BF16 scale per group of 128.
+  static const WeightFormat formats[] = {
+      {"bf16", 2.0, GemmDtype::bf16},      {"fp16", 2.0, GemmDtype::bf16},   {"fp8", 1.0, GemmDtype::fp8},
+      {"int8", 1.0, GemmDtype::bf16},      {"nvfp4", 0.5625, GemmDtype::fp4}, {"mxfp4", 0.53125, GemmDtype::fp4},
+      {"int4", 0.515625, GemmDtype::bf16},
+  };
+  std::vector<std::string> names;
+  for (const auto& f : formats) {
+    if (f.name == name) return f;
+    names.push_back(f.name);
+  }
+  return util::failf(util::ErrorKind::bad_input, "unknown weight format '{}'; known: {}", name, util::join(names, ", "));
 }
 
 double ParamBreakdown::total() const {

@@ -36,8 +36,24 @@ struct MlpSpec {
   int experts_per_token = 0;
   int shared_experts = 0;
   std::int64_t moe_intermediate_size = 0;
+  // Router skew: expert i (by popularity) is chosen by a token with probability ∝ (i + 1)^-skew
+  // (Zipf); 0 = uniform. Not published for any model: fit by `servebench sim calibrate`.
+  double routing_skew = 0;
   bool is_moe() const { return experts > 0; }
 };
+
+// The GEMM a weight format runs on: FP8/FP4 tensor cores when the GPU has them (W8A8, W4A4), else the
+// weights are dequantized and multiplied in BF16 (weight-only formats such as INT4 AWQ/GPTQ).
+enum class GemmDtype { bf16, fp8, fp4 };
+
+// A checkpoint's weight format: bytes per element including its scales, and the GEMM it runs on.
+struct WeightFormat {
+  std::string name;  // bf16, fp16, fp8, int8, nvfp4, mxfp4, int4, or "bytes" for a plain weight_dtype_bytes
+  double bytes = 2;
+  GemmDtype gemm = GemmDtype::bf16;
+};
+// Known formats (docs/sim.md "Cards"); fails listing them.
+util::Result<WeightFormat> weight_format(const std::string& name);
 
 enum class DraftKind { eagle, eagle3, mtp };
 
@@ -65,7 +81,8 @@ struct ModelCard {
   AttentionSpec attention;
   MlpSpec mlp;
   double params_total_b = 0, params_active_b = 0;  // as published (the derived breakdown is checked against them)
-  int weight_dtype_bytes = 2, embedding_dtype_bytes = 2, replicated_dtype_bytes = 2;
+  double weight_dtype_bytes = 2, embedding_dtype_bytes = 2, replicated_dtype_bytes = 2;  // bytes per element
+  GemmDtype weight_gemm = GemmDtype::bf16;  // from weight_dtype (bf16/fp8 inferred from a plain byte count)
   std::int64_t context_length = 0;
   TokenIds tokens;
   std::optional<DraftSpec> draft;

@@ -19,8 +19,32 @@ double causal_pairs(std::int64_t prefix, std::int64_t new_tokens, std::int64_t c
   return (a + k) * (k - a + 1) / 2 + k * (b - k);         // straddles the cap
 }
 
+// Per-expert inclusion probabilities under Zipf(skew) popularity, summing to k, each at most 1 (an
+// expert is picked at most once per token): weights ∝ (i+1)^-s scaled to k, the excess of capped
+// experts spread over the others until none exceeds 1.
+std::vector<double> routing_probabilities(int experts, int k, double skew) {
+  std::vector<double> p(static_cast<std::size_t>(experts));
+  if (experts <= 0) return p;
+  for (int i = 0; i < experts; ++i) p[static_cast<std::size_t>(i)] = std::pow(i + 1.0, -skew);
+  std::vector<bool> capped(p.size(), false);
+  for (int round = 0; round < experts; ++round) {
+    double free_mass = 0, target = k;
+    for (std::size_t i = 0; i < p.size(); ++i) (capped[i] ? target -= 1.0 : free_mass += p[i]);
+    bool changed = false;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      if (capped[i]) continue;
+      p[i] = p[i] * target / free_mass;
+      if (p[i] > 1.0) p[i] = 1.0, capped[i] = true, changed = true;
+    }
+    if (!changed) break;
+  }
+  return p;
+}
+
 PerfModel::PerfModel(const Deployment& d)
-    : m_d(d), m_p(d.params), m_stage_fraction(static_cast<double>(d.memory.layers_per_stage) / d.model.layers) {}
+    : m_d(d), m_p(d.params), m_stage_fraction(static_cast<double>(d.memory.layers_per_stage) / d.model.layers) {
+  if (d.model.mlp.routing_skew > 0) m_pick = routing_probabilities(m_p.experts, m_p.experts_per_token, d.model.mlp.routing_skew);
+}
 
 void PerfModel::add_decode(BatchShape& b, std::int64_t context, int query_tokens) const {
   const double attended = static_cast<double>(attended_context(m_d.model, context));
@@ -44,7 +68,18 @@ void PerfModel::add_prefill(BatchShape& b, std::int64_t prefix, std::int64_t new
 double PerfModel::experts_hit(double tokens) const {
   const double e = m_p.experts;
   if (e <= 0 || tokens <= 0) return 0;
-  return e * (1.0 - std::pow(1.0 - m_p.experts_per_token / e, tokens));
+  if (m_pick.empty()) return e * (1.0 - std::pow(1.0 - m_p.experts_per_token / e, tokens));  // uniform
+  double hit = 0;
+  for (double p : m_pick) hit += 1.0 - std::pow(1.0 - p, tokens);
+  return hit;
+}
+
+double PerfModel::experts_hit_per_rank(double tokens) const {
+  const int ep = m_d.config.ep_size;
+  if (m_pick.empty() || ep <= 1) return experts_hit(tokens) / ep;  // uniform: every rank alike
+  double hit = 0;  // rank 0 holds popularity ranks 0, ep, 2ep, ...: the busiest
+  for (std::size_t i = 0; i < m_pick.size(); i += static_cast<std::size_t>(ep)) hit += 1.0 - std::pow(1.0 - m_pick[i], tokens);
+  return hit;
 }
 
 double PerfModel::weight_bytes_read(double tokens) const {
@@ -54,7 +89,9 @@ double PerfModel::weight_bytes_read(double tokens) const {
   const double attn = m.layers * (m_p.attention_sharded * m.weight_dtype_bytes / tp +
                                   m_p.attention_replicated * m.replicated_dtype_bytes);
   const double dense = m_p.dense_layers * m_p.dense_mlp * m.weight_dtype_bytes / tp;
-  const double experts = m_p.moe_layers * (experts_hit(tokens) + m_p.shared_experts) * m_p.expert *
+  // EP: a rank holds E/ep whole experts sliced by tp/ep; shared experts are sliced by TP on every rank.
+  const double ep = m_d.config.ep_size;
+  const double experts = m_p.moe_layers * (experts_hit_per_rank(tokens) * ep + m_p.shared_experts) * m_p.expert *
                          m.weight_dtype_bytes / tp;
   const double head = (m_p.lm_head > 0 ? m_p.lm_head : m_p.embedding) * m.embedding_dtype_bytes / tp /
                       m_d.config.pp_size;
@@ -122,11 +159,13 @@ Nanos PerfModel::draft_time(const BatchShape& b) const {
   const auto& e = m_d.hardware.efficiency;
   const double tp = m_d.config.tp_size;
   const double tokens = static_cast<double>(b.decode_requests * m_d.spec.topk);
-  const int dtype = dr.kind == DraftKind::mtp ? m_d.model.weight_dtype_bytes : 2;
+  const bool mtp = dr.kind == DraftKind::mtp;  // an MTP module is quantized like the target; EAGLE heads are BF16
+  const double dtype = mtp ? m_d.model.weight_dtype_bytes : 2.0;
+  const GemmDtype gemm = mtp ? m_d.model.weight_gemm : GemmDtype::bf16;
   const double bytes = dr.active_params_b * 1e9 * dtype / tp + b.decode_full_ctx * m_d.memory.draft_kv_bytes_per_token;
   const double mem_s = bytes / (m_d.hardware.hbm_tbs * 1e12 * e.bandwidth);
   const double flop_s = 2.0 * dr.active_params_b * 1e9 * tokens / tp /
-                        (m_d.hardware.tensor_flops(dtype) * e.mfu);
+                        (m_d.hardware.tensor_flops(gemm) * e.mfu);
   Nanos pass = seconds(std::max(mem_s, flop_s));
   pass += 2 * dr.layers * all_reduce(tokens * static_cast<double>(m_d.model.hidden_size) * 2.0, m_d.config.tp_size);
   if (!b.cuda_graph) pass += dr.layers * e.eager_layer;
@@ -139,9 +178,9 @@ StepCost PerfModel::stage_time(const BatchShape& b) const {
   const auto& hw = m_d.hardware;
   const double bytes = weight_bytes_read(static_cast<double>(b.tokens())) + kv_bytes_read(b);
   c.memory = seconds(bytes / (hw.hbm_tbs * 1e12 * e.bandwidth));
-  c.compute = seconds(flops(b) / (hw.tensor_flops(m_d.model.weight_dtype_bytes) * e.mfu));
+  c.compute = seconds(flops(b) / (hw.tensor_flops(m_d.model.weight_gemm) * e.mfu));
   c.communication = communication(b);
-  c.overhead = e.step_overhead;
+  c.overhead = e.step_overhead + b.decode_requests * e.per_sequence + b.new_requests * e.per_request;
   if (!b.cuda_graph) c.overhead += m_d.memory.layers_per_stage * e.eager_layer;
   c.draft = draft_time(b);
   c.host_load = seconds(static_cast<double>(b.host_load_tokens) * m_d.memory.kv_bytes_per_token /

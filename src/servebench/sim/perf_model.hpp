@@ -4,6 +4,7 @@
 // from a batch's shape. Pure: same shape -> same time.
 #include <chrono>
 #include <cstdint>
+#include <vector>
 
 #include "servebench/sim/deployment.hpp"
 
@@ -23,6 +24,7 @@ struct BatchShape {
   std::int64_t prefill_chunks = 0;
   double prefill_attn_pairs = 0, prefill_index_pairs = 0, prefill_kv_tokens = 0;
   std::int64_t host_load_tokens = 0;  // KV tokens moved host -> GPU before this forward
+  std::int64_t new_requests = 0;      // requests admitted by this forward (per-request CPU cost)
   int draft_steps = 0;                // speculative draft passes before the verify pass
   bool cuda_graph = true;             // decode-only batch within cuda_graph_max_bs
   std::int64_t tokens() const { return decode_tokens + prefill_tokens; }
@@ -45,8 +47,11 @@ class PerfModel {
   // One pipeline stage's forward (the whole forward when pp_size == 1).
   StepCost stage_time(const BatchShape& b) const;
 
-  // Expected distinct routed experts hit by `tokens` tokens under uniform top-k routing.
+  // Expected distinct routed experts hit by `tokens` tokens under top-k routing (all GPUs).
   double experts_hit(double tokens) const;
+  // Expected distinct routed experts held by the busiest EP rank for `tokens` tokens: the weights
+  // one GPU reads (experts placed round-robin by popularity, as a balancing placement does).
+  double experts_hit_per_rank(double tokens) const;
   // One ring all-reduce of `bytes` over `ranks` GPUs on the card's link.
   Nanos all_reduce(double bytes, int ranks) const;
 
@@ -59,6 +64,7 @@ class PerfModel {
 
   const Deployment& m_d;
   ParamBreakdown m_p;
+  std::vector<double> m_pick;  // per expert by popularity: chance one token routes to it (sums to top-k)
   double m_stage_fraction = 1;  // layers of one stage / all layers
 };
 

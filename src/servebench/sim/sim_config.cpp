@@ -61,22 +61,44 @@ util::Result<void> validate_sim(const SimConfig& c) {
 
 }  // namespace
 
+namespace {
+
+struct KvDtypeRow {
+  KvCacheDtype dtype;
+  std::string_view name;
+  double bytes;
+};
+constexpr KvDtypeRow k_kv_dtypes[] = {
+    {KvCacheDtype::auto_dtype, "auto", 2.0},        {KvCacheDtype::bf16, "bf16", 2.0},
+    {KvCacheDtype::fp8_e4m3, "fp8_e4m3", 1.0},      {KvCacheDtype::fp8_e5m2, "fp8_e5m2", 1.0},
+    {KvCacheDtype::mxfp8, "mxfp8", 1.03125},        {KvCacheDtype::nvfp4, "nvfp4", 0.5625},
+    {KvCacheDtype::fp4_e2m1, "fp4_e2m1", 0.53125},  {KvCacheDtype::fp4_mx_block16, "fp4_mx_block16", 0.5625},
+};
+
+}  // namespace
+
 std::string_view to_string(KvCacheDtype d) {
-  switch (d) {
-    case KvCacheDtype::auto_dtype: return "auto";
-    case KvCacheDtype::bf16: return "bf16";
-    case KvCacheDtype::fp8_e4m3: return "fp8_e4m3";
-    case KvCacheDtype::fp8_e5m2: return "fp8_e5m2";
+  for (const auto& r : k_kv_dtypes) {
+    if (r.dtype == d) return r.name;
   }
   return "auto";
 }
 
+double kv_cache_bytes(KvCacheDtype d) {
+  for (const auto& r : k_kv_dtypes) {
+    if (r.dtype == d) return r.bytes;
+  }
+  return 2.0;
+}
+
 util::Result<KvCacheDtype> parse_kv_cache_dtype(std::string_view s) {
-  if (s == "auto") return KvCacheDtype::auto_dtype;
-  if (s == "bf16" || s == "bfloat16") return KvCacheDtype::bf16;
-  if (s == "fp8_e4m3") return KvCacheDtype::fp8_e4m3;
-  if (s == "fp8_e5m2") return KvCacheDtype::fp8_e5m2;
-  return util::failf(util::ErrorKind::bad_input, "--kv-cache-dtype '{}': expected auto, bf16, fp8_e4m3 or fp8_e5m2", s);
+  if (s == "bfloat16") return KvCacheDtype::bf16;
+  for (const auto& r : k_kv_dtypes) {
+    if (r.name == s) return r.dtype;
+  }
+  return util::failf(util::ErrorKind::bad_input,
+                     "--kv-cache-dtype '{}': expected auto, bf16, bfloat16, fp8_e4m3, fp8_e5m2, mxfp8, nvfp4, "
+                     "fp4_e2m1 or fp4_mx_block16", s);
 }
 
 std::string_view to_string(SpecAlgorithm a) {

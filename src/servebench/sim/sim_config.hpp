@@ -13,11 +13,16 @@
 
 namespace servebench::sim {
 
-enum class KvCacheDtype { auto_dtype, bf16, fp8_e4m3, fp8_e5m2 };
+// SGLang's --kv-cache-dtype choices. Bytes per element (kv_cache_bytes): bf16 2; fp8 1; mxfp8 1 + one
+// E8M0 scale per 32 = 1.03125; nvfp4 0.5 + one FP8 scale per 16 = 0.5625; fp4_e2m1 (MX, block 32)
+// 0.5 + 1/32 = 0.53125; fp4_mx_block16 0.5 + 1/16 = 0.5625 (OCP MX spec and NVIDIA NVFP4 layout).
+enum class KvCacheDtype { auto_dtype, bf16, fp8_e4m3, fp8_e5m2, mxfp8, nvfp4, fp4_e2m1, fp4_mx_block16 };
 enum class SpecAlgorithm { none, eagle, eagle3, nextn };
 
-std::string_view to_string(KvCacheDtype d);  // "auto" | "bf16" | "fp8_e4m3" | "fp8_e5m2"
+std::string_view to_string(KvCacheDtype d);  // SGLang's spelling ("auto", "bf16", "fp8_e4m3", ...)
 util::Result<KvCacheDtype> parse_kv_cache_dtype(std::string_view s);  // also accepts "bfloat16"
+// Bytes per cached element, scales included; `auto` is the model's BF16 activations (2).
+double kv_cache_bytes(KvCacheDtype d);
 std::string_view to_string(SpecAlgorithm a);  // "" for none, else "EAGLE" | "EAGLE3" | "NEXTN"
 util::Result<SpecAlgorithm> parse_spec_algorithm(std::string_view s);
 
@@ -32,7 +37,8 @@ struct AdaptiveSpecPolicy {
 // Overrides of the hardware card's efficiency factors (hardware_card.hpp); unset = card default.
 struct EfficiencyOverrides {
   std::optional<double> bandwidth, mfu, link;
-  std::optional<std::chrono::nanoseconds> step_overhead, eager_layer;
+  std::optional<std::chrono::nanoseconds> step_overhead, eager_layer, per_sequence, per_request;
+  std::optional<double> routing_skew;  // the model card's mlp.routing_skew
 };
 
 struct SimConfig {

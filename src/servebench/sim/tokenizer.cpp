@@ -9,14 +9,11 @@
 namespace servebench::sim {
 namespace {
 
-// Piece classes laid out one after another over the non-special ids.
+// Piece classes laid out one after another over the non-special ids (TokenLayout::of keeps a class
+// only when it fits in the vocabulary).
 constexpr std::int64_t k_bytes = 256;
 constexpr std::int64_t k_letters123 = 26 + 26 * 26 + 26 * 26 * 26;  // 1-3 letters
 constexpr std::int64_t k_letters23 = 26 * 26 + 26 * 26 * 26;        // 2-3 letters
-constexpr std::int64_t k_space_lower = k_bytes;                     // " " + 1-3 lowercase
-constexpr std::int64_t k_lower = k_space_lower + k_letters123;      // 2-3 lowercase
-constexpr std::int64_t k_space_cap = k_lower + k_letters23;         // " " + capital + 0-2 lowercase
-constexpr std::int64_t k_words = k_space_cap + k_letters123;        // table words
 
 // Common English words of four letters or more (shorter ones are already single letter pieces).
 constexpr std::array<std::string_view, 120> k_word_table = {
@@ -71,28 +68,46 @@ std::size_t lower_run(std::string_view s, std::size_t from, std::size_t max) {
   return n;
 }
 
+}  // namespace
+
+TokenLayout TokenLayout::of(std::int64_t normal_count) {
+  TokenLayout l;
+  std::int64_t at = k_bytes;
+  for (auto [slot, size] : {std::pair{&l.space_lower, k_letters123}, std::pair{&l.lower, k_letters23},
+                            std::pair{&l.space_cap, k_letters123},
+                            std::pair{&l.words, static_cast<std::int64_t>(k_word_table.size())}}) {
+    if (at + size > normal_count) continue;  // does not fit: this class is not used
+    *slot = at;
+    at += size;
+  }
+  l.end = at;
+  return l;
+}
+
+namespace {
+
 // The normal index of the longest piece at text[i], and its length.
-std::pair<std::int64_t, std::size_t> longest_piece(std::string_view text, std::size_t i) {
+std::pair<std::int64_t, std::size_t> longest_piece(const TokenLayout& l, std::string_view text, std::size_t i) {
   const auto& words = word_index();
-  for (std::size_t len = std::min(k_max_word, text.size() - i); len >= 5; --len) {
-    if (auto it = words.find(text.substr(i, len)); it != words.end()) return {k_words + it->second, len};
+  for (std::size_t len = std::min(k_max_word, text.size() - i); l.words >= 0 && len >= 5; --len) {
+    if (auto it = words.find(text.substr(i, len)); it != words.end()) return {l.words + it->second, len};
   }
   const char c = text[i];
   if (c == ' ' && i + 1 < text.size()) {
-    if (const auto run = lower_run(text, i + 1, 3); run > 0) {
-      return {k_space_lower + letters_index(text.substr(i + 1, run)), run + 1};
+    if (const auto run = lower_run(text, i + 1, 3); run > 0 && l.space_lower >= 0) {
+      return {l.space_lower + letters_index(text.substr(i + 1, run)), run + 1};
     }
-    if (upper(text[i + 1])) {
+    if (upper(text[i + 1]) && l.space_cap >= 0) {
       const auto run = lower_run(text, i + 2, 2);
       const std::int64_t cap = text[i + 1] - 'A';
       std::int64_t v = cap;
       for (std::size_t k = 0; k < run; ++k) v = v * 26 + (text[i + 2 + k] - 'a');
       const std::int64_t offset = run == 0 ? 0 : run == 1 ? 26 : 26 + 676;
-      return {k_space_cap + offset + v, run + 2};
+      return {l.space_cap + offset + v, run + 2};
     }
   }
-  if (lower(c)) {
-    if (const auto run = lower_run(text, i, 3); run >= 2) return {k_lower + letters_index(text.substr(i, run)) - 26, run};
+  if (lower(c) && l.lower >= 0) {
+    if (const auto run = lower_run(text, i, 3); run >= 2) return {l.lower + letters_index(text.substr(i, run)) - 26, run};
   }
   return {static_cast<unsigned char>(c), 1};
 }
@@ -106,7 +121,8 @@ Tokenizer::Tokenizer(std::int64_t vocab_size, TokenIds specials) : m_vocab(vocab
   std::sort(m_low_specials.begin(), m_low_specials.end());
   m_low_specials.erase(std::unique(m_low_specials.begin(), m_low_specials.end()), m_low_specials.end());
   m_normal_count = specials.special_start - static_cast<std::int64_t>(m_low_specials.size());
-  SB_CHECK(m_normal_count > k_words + static_cast<std::int64_t>(k_word_table.size()));
+  SB_CHECK(m_normal_count > k_bytes);  // model cards guarantee it (model_card.cpp)
+  m_layout = TokenLayout::of(m_normal_count);
 }
 
 bool Tokenizer::is_special(std::int32_t id) const {
@@ -130,7 +146,7 @@ std::vector<std::int32_t> Tokenizer::encode(std::string_view text) const {
   std::vector<std::int32_t> ids;
   ids.reserve(text.size() / 3 + 1);
   for (std::size_t i = 0; i < text.size();) {
-    const auto [n, len] = longest_piece(text, i);
+    const auto [n, len] = longest_piece(m_layout, text, i);
     ids.push_back(id_of(n));
     i += len;
   }
@@ -138,11 +154,13 @@ std::vector<std::int32_t> Tokenizer::encode(std::string_view text) const {
 }
 
 void Tokenizer::append_piece(std::int64_t n, std::string& out) const {
+  const TokenLayout& l = m_layout;
+  const auto in = [n](std::int64_t from, std::int64_t size) { return from >= 0 && n >= from && n < from + size; };
   if (n < k_bytes) { out.push_back(static_cast<char>(n)); return; }
-  if (n < k_lower) { out.push_back(' '); append_letters(n - k_space_lower, out); return; }
-  if (n < k_space_cap) { append_letters(n - k_lower + 26, out); return; }
-  if (n < k_words) {
-    std::int64_t i = n - k_space_cap;
+  if (in(l.space_lower, k_letters123)) { out.push_back(' '); append_letters(n - l.space_lower, out); return; }
+  if (in(l.lower, k_letters23)) { append_letters(n - l.lower + 26, out); return; }
+  if (in(l.space_cap, k_letters123)) {
+    std::int64_t i = n - l.space_cap;
     const std::size_t at = out.size();
     out.push_back(' ');
     int tail = 0;  // lowercase letters after the capital
@@ -154,7 +172,7 @@ void Tokenizer::append_piece(std::int64_t n, std::string& out) const {
     out.insert(at + 1, letters);
     return;
   }
-  if (n < k_words + static_cast<std::int64_t>(k_word_table.size())) { out.append(k_word_table[n - k_words]); return; }
+  if (in(l.words, static_cast<std::int64_t>(k_word_table.size()))) { out.append(k_word_table[n - l.words]); return; }
   out.push_back(' ');  // synthetic word: base-26 spelling of the index, 4+ letters
   append_letters(26 + 676 + (n % 17576), out);
   out.push_back(static_cast<char>('a' + (n / 17576) % 26));
@@ -180,9 +198,16 @@ util::Result<std::string> Tokenizer::decode(std::span<const std::int32_t> ids, S
 }
 
 std::int32_t Tokenizer::word_id(std::uint64_t h) const {
-  // Half table words, half " " + three letters: reads like text and stays far from special ids.
-  if (h & 1) return id_of(k_words + static_cast<std::int64_t>((h >> 1) % k_word_table.size()));
-  return id_of(k_space_lower + 26 + 676 + static_cast<std::int64_t>((h >> 1) % 17576));
+  // Half table words, half " " + three letters: reads like text and stays far from special ids. A
+  // vocabulary too small for those classes uses its synthetic words, else its printable bytes.
+  const TokenLayout& l = m_layout;
+  const bool word = (h & 1) != 0 && l.words >= 0;
+  if (word || l.space_lower < 0) {
+    if (l.words >= 0) return id_of(l.words + static_cast<std::int64_t>((h >> 1) % k_word_table.size()));
+    if (m_normal_count > l.end) return id_of(l.end + static_cast<std::int64_t>((h >> 1) % (m_normal_count - l.end)));
+    return id_of(' ' + 1 + static_cast<std::int64_t>((h >> 1) % 94));  // '!'..'~'
+  }
+  return id_of(l.space_lower + 26 + 676 + static_cast<std::int64_t>((h >> 1) % 17576));
 }
 
 }  // namespace servebench::sim

@@ -4,7 +4,10 @@
 // " " + a capital + 0-2 lowercase letters; a table of common English words (" about", " model", ...);
 // every remaining id is a synthetic word. Encoding is greedy longest match (table words first), so
 // detokenize(tokenize(x)) == x for any byte string and English averages ~3.5 characters per token.
-// Special ids (BOS, EOS, ids >= special_start) come from the model card. Pure and thread-safe.
+// Special ids (BOS, EOS, ids >= special_start) come from the model card. Any vocabulary with more
+// than 256 non-special ids works: a piece class is used only when it fits whole (TokenLayout), so a
+// 32K vocabulary has bytes, " " + 1-3 letters and the word table, and ids past them are synthetic
+// words. Pure and thread-safe.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -16,7 +19,13 @@
 
 namespace servebench::sim {
 
-enum class SpecialTokens { skip, render };  // detokenize: drop special ids, or write "<|special:ID|>"
+enum class SpecialTokens { skip, render };
+
+// First normal index of each piece class, -1 when the class does not fit; `end` = first synthetic word.
+struct TokenLayout {
+  std::int64_t space_lower = -1, lower = -1, space_cap = -1, words = -1, end = 256;
+  static TokenLayout of(std::int64_t normal_count);
+};  // detokenize: drop special ids, or write "<|special:ID|>"
 
 class Tokenizer {
  public:
@@ -43,6 +52,7 @@ class Tokenizer {
   TokenIds m_specials;
   std::vector<std::int32_t> m_low_specials;  // special ids below special_start, ascending
   std::int64_t m_normal_count = 0;
+  TokenLayout m_layout;
 };
 
 }  // namespace servebench::sim

@@ -27,6 +27,23 @@ Result<std::string> read_data_file(std::string_view relative_path) {
   return failf(ErrorKind::bad_input, "no data file '{}' (built in, or under $SERVEBENCH_DATA_DIR)", relative_path);
 }
 
+std::optional<std::string_view> embedded_data_file(std::string_view relative_path) {
+  for (const auto& f : embedded_files()) {
+    if (f.path == relative_path) return f.content;
+  }
+  return std::nullopt;
+}
+
+Result<std::optional<std::string>> read_override_data_file(std::string_view relative_path) {
+  const auto dir = override_dir();
+  if (dir.empty()) return std::optional<std::string>{};
+  const auto path = dir / relative_path;
+  if (!std::filesystem::exists(path)) return std::optional<std::string>{};
+  auto text = read_file(path);
+  if (!text) return std::unexpected(text.error());
+  return std::optional<std::string>{std::move(*text)};
+}
+
 std::vector<std::string> list_data_files(std::string_view prefix) {
   std::vector<std::string> out;
   for (const auto& f : embedded_files()) {

@@ -74,6 +74,40 @@ TEST(Deployment, WeightsThatDoNotFitAreABadInput) {
   EXPECT_NE(d.error().message.find("weights need"), std::string::npos);
 }
 
+TEST(Deployment, Fp4KvCacheHoldsMoreTokensThanFp8) {
+  SimConfig c;
+  c.kv_cache_dtype = KvCacheDtype::fp8_e4m3;
+  auto fp8 = make_deployment(c);
+  c.kv_cache_dtype = KvCacheDtype::nvfp4;
+  auto fp4 = make_deployment(c);
+  ASSERT_TRUE(fp8 && fp4);
+  EXPECT_DOUBLE_EQ(fp4->memory.kv_bytes_per_token_layer, 0.5625 * fp8->memory.kv_bytes_per_token_layer);
+  EXPECT_GT(fp4->memory.max_total_num_tokens, fp8->memory.max_total_num_tokens * 17 / 10);
+}
+
+TEST(Deployment, UnrepresentableConfigurationsNameTheCardField) {
+  SimConfig c;
+  c.model = "deepseek-v3";
+  c.hardware = "h100";
+  auto d = make_deployment(c);
+  ASSERT_FALSE(d);
+  EXPECT_NE(d.error().message.find("params.total_b"), std::string::npos) << d.error().message;
+  EXPECT_NE(d.error().message.find("usable_gib"), std::string::npos) << d.error().message;
+  SimConfig odd;
+  odd.tp_size = 3;  // llama-3.1-8b has 32 heads
+  auto t = make_deployment(odd);
+  ASSERT_FALSE(t);
+  EXPECT_NE(t.error().message.find("attention.heads"), std::string::npos) << t.error().message;
+  SimConfig ep;
+  ep.model = "glm-5.3-flash";
+  ep.hardware = "gb300";
+  ep.tp_size = 16;
+  ep.ep_size = 16;  // 184 experts
+  auto e = make_deployment(ep);
+  ASSERT_FALSE(e);
+  EXPECT_NE(e.error().message.find("mlp.experts"), std::string::npos) << e.error().message;
+}
+
 TEST(Deployment, DescribeUsesSglangKeys) {
   auto d = make_deployment(glm_e7b());
   ASSERT_TRUE(d);

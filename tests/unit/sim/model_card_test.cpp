@@ -57,3 +57,47 @@ TEST(ModelCard, UnknownModelNamesTheKnownOnes) {
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("llama-3.1-8b"), std::string::npos);
 }
+
+namespace {
+
+std::string tiny_card(const std::string& extra, const std::string& vocab = "70000", const std::string& special = "69000") {
+  return "name: x\nlayers: 2\nhidden_size: 8\nvocab_size: " + vocab +
+         "\nattention: {kind: gqa, heads: 1, kv_heads: 1, head_dim: 8}\nmlp: {intermediate_size: 16}\n" + extra +
+         "context_length: 64\ntokens: {eos: 1, special_start: " + special + "}\n";
+}
+
+}  // namespace
+
+TEST(ModelCard, WeightFormatsHaveFractionalBytesAndTheirGemm) {
+  const auto fp4 = parse_model_card(tiny_card("weight_dtype: nvfp4\n"), "x.yaml");
+  ASSERT_TRUE(fp4) << fp4.error().message;
+  EXPECT_DOUBLE_EQ(fp4->weight_dtype_bytes, 0.5625);  // 4 bits + one FP8 scale per 16
+  EXPECT_EQ(fp4->weight_gemm, GemmDtype::fp4);
+  const auto int4 = parse_model_card(tiny_card("weight_dtype: int4\n"), "x.yaml");
+  ASSERT_TRUE(int4);
+  EXPECT_DOUBLE_EQ(int4->weight_dtype_bytes, 0.515625);
+  EXPECT_EQ(int4->weight_gemm, GemmDtype::bf16);  // weight-only: dequantized to BF16
+  const auto fp8 = parse_model_card(tiny_card("weight_dtype_bytes: 1\n"), "x.yaml");
+  ASSERT_TRUE(fp8);
+  EXPECT_EQ(fp8->weight_gemm, GemmDtype::fp8);
+}
+
+TEST(ModelCard, AmbiguousOrUnknownWeightFormatsNameTheField) {
+  const auto half = parse_model_card(tiny_card("weight_dtype_bytes: 0.5\n"), "x.yaml");
+  ASSERT_FALSE(half);
+  EXPECT_NE(half.error().message.find("weight_dtype_bytes 0.5 is sub-byte"), std::string::npos) << half.error().message;
+  const auto unknown = parse_model_card(tiny_card("weight_dtype: fp3\n"), "x.yaml");
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message.find("weight_dtype: unknown weight format 'fp3'"), std::string::npos);
+  const auto both = parse_model_card(tiny_card("weight_dtype: fp8\nweight_dtype_bytes: 1\n"), "x.yaml");
+  ASSERT_FALSE(both);
+  EXPECT_NE(both.error().message.find("not both"), std::string::npos);
+}
+
+TEST(ModelCard, AnyVocabularyAboveTheByteTokensLoads) {
+  EXPECT_TRUE(parse_model_card(tiny_card("weight_dtype_bytes: 2\n", "32000", "31990"), "x.yaml"));
+  EXPECT_TRUE(parse_model_card(tiny_card("weight_dtype_bytes: 2\n", "1000", "990"), "x.yaml"));
+  const auto r = parse_model_card(tiny_card("weight_dtype_bytes: 2\n", "300", "250"), "x.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("tokens.special_start"), std::string::npos) << r.error().message;
+}

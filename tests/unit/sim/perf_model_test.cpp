@@ -1,5 +1,7 @@
 #include "servebench/sim/perf_model.hpp"
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "closed_loop.hpp"
@@ -105,4 +107,77 @@ TEST(PerfModel, FifthRequestWaitsForAFreeSlot) {
   EXPECT_EQ(fifth.id, ids.back());
   const double first_e2e = ms(done.front().finished - done.front().arrival);
   EXPECT_GT(ms(fifth.first_token - fifth.arrival), first_e2e);  // it waited for the first one to finish
+}
+
+namespace {
+
+Deployment qwen(double skew, int ep) {
+  SimConfig c;
+  c.model = "qwen3-235b-a22b";  // 128 experts, top-8
+  c.tp_size = 8;
+  c.ep_size = ep;
+  if (skew > 0) c.efficiency.routing_skew = skew;
+  return make_deployment(c).value();
+}
+
+}  // namespace
+
+TEST(PerfModel, SkewedRoutingHitsFewerDistinctExperts) {
+  const auto uniform_d = qwen(0, 1), skewed_d = qwen(1.0, 1);
+  const PerfModel uniform(uniform_d), skewed(skewed_d);
+  // One token always picks exactly top-k experts, whatever the skew.
+  EXPECT_NEAR(skewed.experts_hit(1), 8.0, 1e-9);
+  // Uniform closed form: E (1 - (1 - k/E)^T).
+  EXPECT_NEAR(uniform.experts_hit(16), 128.0 * (1 - std::pow(1 - 8.0 / 128, 16)), 1e-9);
+  for (double t : {4.0, 16.0, 64.0}) EXPECT_LT(skewed.experts_hit(t), uniform.experts_hit(t)) << t;
+  EXPECT_GT(skewed.experts_hit(1e6), 127.9);  // every expert is eventually hit
+}
+
+TEST(PerfModel, EpRankReadsItsShareOfExpertsAndTheHottestRankUnderSkew) {
+  const auto u1 = qwen(0, 1), u8 = qwen(0, 8), s8 = qwen(1.0, 8);
+  const PerfModel uniform1(u1), uniform8(u8), skewed8(s8);
+  EXPECT_NEAR(uniform8.experts_hit_per_rank(16), uniform1.experts_hit(16) / 8, 1e-9);
+  // Rank 0 holds the most popular expert of every group of 8: more than the average rank.
+  EXPECT_GT(skewed8.experts_hit_per_rank(16), skewed8.experts_hit(16) / 8);
+  EXPECT_LE(skewed8.experts_hit_per_rank(1e6), 128.0 / 8 + 1e-9);
+  // Uniform routing: TP8 and TP8/EP8 read the same expert bytes per GPU.
+  BatchShape b;
+  uniform1.add_decode(b, 1024, 1);
+  EXPECT_EQ(uniform1.stage_time(b).memory, uniform8.stage_time(b).memory);
+}
+
+TEST(PerfModel, CpuCostsPerSequenceAndPerRequestAddToTheStep) {
+  SimConfig c;
+  c.efficiency.per_sequence = std::chrono::microseconds(300);
+  c.efficiency.per_request = std::chrono::microseconds(2000);
+  const auto d = make_deployment(c).value();
+  const auto base_d = llama_h200();
+  const PerfModel p(d), base(base_d);
+  BatchShape b;
+  for (int i = 0; i < 64; ++i) p.add_decode(b, 1024, 1);
+  EXPECT_EQ(p.stage_time(b).overhead - base.stage_time(b).overhead, 64 * std::chrono::microseconds(300));
+  BatchShape admit;
+  p.add_prefill(admit, 0, 512);
+  admit.new_requests = 3;
+  EXPECT_EQ(p.stage_time(admit).overhead - base.stage_time(admit).overhead, 3 * std::chrono::microseconds(2000));
+}
+
+TEST(PerfModel, Fp4WeightsRunOnFp4TensorCores) {
+  auto card = load_model_card("llama-3.1-8b").value();
+  auto hw = load_hardware_card("b300").value();
+  SimConfig c;
+  c.hardware = "b300";
+  const auto bf16_d = make_deployment(c, card, hw).value();
+  card.weight_dtype_bytes = 0.5625;
+  card.weight_gemm = GemmDtype::fp4;
+  const auto fp4_d = make_deployment(c, card, hw).value();
+  const PerfModel bf16(bf16_d), fp4(fp4_d);
+  BatchShape prefill, decode;
+  bf16.add_prefill(prefill, 0, 8192);
+  bf16.add_decode(decode, 128, 1);
+  // Prefill is compute-bound: 13.5 PF FP4 vs 2.25 PF BF16 = 6x.
+  EXPECT_NEAR(static_cast<double>(bf16.stage_time(prefill).compute.count()) / fp4.stage_time(prefill).compute.count(),
+              6.0, 0.01);
+  // Decode is memory-bound: weights 0.5625 vs 2 bytes per element.
+  EXPECT_LT(fp4.stage_time(decode).memory * 5 / 2, bf16.stage_time(decode).memory);
 }

@@ -63,3 +63,22 @@ TEST(Tokenizer, WordIdsAreNeverSpecial) {
   const Tokenizer t(129280, TokenIds{0, 1, 128000});
   for (std::uint64_t h = 0; h < 5000; ++h) EXPECT_FALSE(t.is_special(t.word_id(h * 0x9e3779b97f4a7c15ULL)));
 }
+
+TEST(Tokenizer, SmallVocabulariesUseTheClassesThatFit) {
+  const TokenLayout l32k = TokenLayout::of(32000);
+  EXPECT_EQ(l32k.space_lower, 256);
+  EXPECT_EQ(l32k.lower, -1);  // 18,534 + 18,252 > 32,000
+  EXPECT_EQ(l32k.space_cap, -1);
+  EXPECT_EQ(l32k.words, 256 + 18278);
+  for (const std::int64_t vocab : {32000, 5000, 300}) {
+    const Tokenizer t(vocab, TokenIds{-1, static_cast<std::int32_t>(vocab - 1), static_cast<std::int32_t>(vocab - 1)});
+    const auto ids = t.encode(k_english);
+    for (auto id : ids) ASSERT_LT(id, vocab - 1) << vocab;
+    EXPECT_EQ(t.decode(ids, SpecialTokens::skip).value(), k_english) << vocab;
+    for (std::int32_t id = 0; id < vocab - 1; ++id) ASSERT_TRUE(t.decode(std::vector<std::int32_t>{id}, SpecialTokens::skip));
+    for (std::uint64_t h = 0; h < 200; ++h) ASSERT_FALSE(t.is_special(t.word_id(h))) << vocab;
+  }
+  // A 32K vocabulary still tokenizes English into fewer tokens than bytes.
+  const Tokenizer t(32000, TokenIds{1, 2, 31990});
+  EXPECT_LT(t.encode(k_english).size() * 2, std::string(k_english).size());
+}

@@ -1,0 +1,139 @@
+// `servebench sim validate POINTS [--sim-overrides YAML] [--loco] [--json]` and
+// `servebench sim calibrate POINTS -o OVERRIDES.yaml [--only-concurrency C] [--fit k1,k2,...]`
+// (docs/sim.md "sim validate and sim calibrate"). POINTS is a benchmark-row JSONL
+// (data/calibration/*.jsonl layout). Exit 2 on unreadable points or a point the cards cannot represent.
+#include <memory>
+#include <set>
+#include <string>
+
+#include <boost/json/serialize.hpp>
+#include <fmt/format.h>
+
+#include "servebench/cli/command.hpp"
+#include "servebench/sim/calibration.hpp"
+#include "servebench/sim/validation.hpp"
+#include "servebench/util/file_io.hpp"
+#include "servebench/util/strings.hpp"
+
+namespace servebench::cli {
+namespace {
+
+struct SimArgs {
+  std::string points, overrides, output, fit;
+  bool json = false, loco = false;
+  std::vector<int> only_concurrency;
+};
+
+sim::EfficiencyOverrides load_overrides(const std::string& path) {
+  if (path.empty()) return {};
+  return unwrap(sim::read_sim_overrides(path)).efficiency;
+}
+
+std::vector<sim::KnobBounds> knobs_of(const std::string& fit) {
+  if (fit.empty()) return sim::default_knobs();
+  std::vector<sim::KnobBounds> out;
+  const auto all = sim::default_knobs();
+  for (const auto part : util::split(std::string_view(fit), ',')) {
+    const auto k = unwrap(sim::parse_knob(std::string(util::trim(part))));
+    for (const auto& b : all) {
+      if (b.knob == k) out.push_back(b);
+    }
+  }
+  return out;
+}
+
+std::vector<sim::MeasuredPoint> keep(const std::vector<sim::MeasuredPoint>& points, const std::set<int>& drop_c,
+                                     bool invert) {
+  std::vector<sim::MeasuredPoint> out;
+  for (const auto& p : points) {
+    if (drop_c.contains(p.concurrency) == invert) out.push_back(p);
+  }
+  return out;
+}
+
+int run_validate(const SimArgs& a) {
+  const auto points = unwrap(sim::read_measured_points(a.points));
+  const auto o = load_overrides(a.overrides);
+  std::vector<sim::Validation> folds;
+  folds.push_back(unwrap(sim::validate(points, o)));
+  folds.back().fold = a.overrides.empty() ? "all points, card defaults" : "all points, overrides " + a.overrides;
+  // Leave-one-concurrency-out: calibrate on the other concurrencies, predict the held-out one.
+  std::vector<std::vector<sim::MeasuredPoint>> held;  // keeps the points the folds point into
+  if (a.loco) {
+    std::set<int> cs;
+    for (const auto& p : points) cs.insert(p.concurrency);
+    sim::Validation loco;
+    loco.fold = "leave one concurrency out (calibrated on the other concurrencies)";
+    held.reserve(cs.size());
+    for (int c : cs) {
+      const auto train = keep(points, {c}, false);
+      held.push_back(keep(points, {c}, true));
+      if (train.empty()) continue;
+      sim::CalibrationOptions opt;
+      opt.start = o;
+      const auto fit = unwrap(sim::calibrate(train, opt));
+      sim::EfficiencyOverrides fold_o = o;
+      sim::apply(fit.overrides.efficiency, fold_o);
+      auto v = unwrap(sim::validate(held.back(), fold_o));
+      for (auto& r : v.points) loco.points.push_back(r);
+    }
+    loco.metrics = sim::summarize(loco.points);
+    folds.push_back(std::move(loco));
+  }
+  if (a.json) {
+    boost::json::array arr;
+    for (const auto& v : folds) arr.push_back(sim::to_json(v));
+    fmt::print("{}\n", boost::json::serialize(boost::json::object{{"points_file", a.points}, {"folds", arr}}));
+  } else {
+    for (const auto& v : folds) fmt::print("{}\n", sim::render_markdown(v));
+  }
+  return k_exit_ok;
+}
+
+int run_calibrate(const SimArgs& a) {
+  if (a.output.empty()) throw CommandError(k_exit_bad_input, "sim calibrate needs -o/--output FILE.yaml");
+  auto points = unwrap(sim::read_measured_points(a.points));
+  if (!a.only_concurrency.empty()) {
+    points = keep(points, std::set<int>(a.only_concurrency.begin(), a.only_concurrency.end()), true);
+    if (points.empty()) throw CommandError(k_exit_bad_input, "--only-concurrency leaves no measured point");
+  }
+  sim::CalibrationOptions opt;
+  opt.knobs = knobs_of(a.fit);
+  opt.start = load_overrides(a.overrides);
+  const auto fit = unwrap(sim::calibrate(points, opt));
+  std::string note = fmt::format("servebench sim calibrate {} ({} points); rms log error {:.3f} -> {:.3f}", a.points,
+                                 points.size(), fit.rms_log_error_start, fit.rms_log_error);
+  for (const auto& k : fit.knobs) {
+    fmt::print("{:<18} {:>12.4g}  (start {:.4g}){}\n", sim::to_string(k.knob), k.value, k.start,
+               k.identified ? "" : "  not identified: " + k.why + "; left out");
+    if (!k.identified) note += fmt::format("\n{} not identified by these points ({}); left at the card's value", sim::to_string(k.knob), k.why);
+  }
+  unwrap(util::write_file_atomic(a.output, sim::to_yaml(fit.overrides, note)));
+  fmt::print("rms log error {:.3f} -> {:.3f} over {} evaluations; wrote {}\n", fit.rms_log_error_start,
+             fit.rms_log_error, fit.evaluations, a.output);
+  return k_exit_ok;
+}
+
+}  // namespace
+
+void add_sim(CLI::App& app, CommandFn& selected) {
+  auto* cmd = app.add_subcommand("sim", "validate the simulator against measured points, or calibrate it");
+  cmd->require_subcommand(1);
+  auto va = std::make_shared<SimArgs>();
+  auto* v = cmd->add_subcommand("validate", "predict each measured point; error per point and per metric");
+  v->add_option("points", va->points, "benchmark-row JSONL (data/calibration/*.jsonl layout)")->required();
+  v->add_option("--sim-overrides", va->overrides, "card-override YAML (from sim calibrate)");
+  v->add_flag("--loco", va->loco, "add a leave-one-concurrency-out fold (calibrates once per concurrency)");
+  v->add_flag("--json", va->json, "JSON instead of Markdown tables");
+  v->callback([&selected, va] { selected = [va] { return run_validate(*va); }; });
+  auto ca = std::make_shared<SimArgs>();
+  auto* c = cmd->add_subcommand("calibrate", "fit efficiency parameters to measured points; write an override YAML");
+  c->add_option("points", ca->points, "benchmark-row JSONL (data/calibration/*.jsonl layout)")->required();
+  c->add_option("-o,--output", ca->output, "override YAML to write (for serve-sim --sim-overrides)")->required();
+  c->add_option("--only-concurrency", ca->only_concurrency, "fit on the points of these concurrencies only");
+  c->add_option("--fit", ca->fit, "comma list of parameters (default: all six)");
+  c->add_option("--sim-overrides", ca->overrides, "starting values (override YAML)");
+  c->callback([&selected, ca] { selected = [ca] { return run_calibrate(*ca); }; });
+}
+
+}  // namespace servebench::cli

@@ -1,0 +1,128 @@
+// sim validate / sim calibrate: measured points, override files, per-metric error, and calibration on
+// synthetic points whose true parameters are known.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "servebench/sim/calibration.hpp"
+#include "servebench/sim/validation.hpp"
+
+using namespace servebench::sim;
+
+namespace {
+
+MeasuredPoint point(std::int64_t isl, std::int64_t osl, int c) {
+  MeasuredPoint p;
+  p.config.model = "llama-3.1-8b";
+  p.config.hardware = "h200";
+  p.isl = isl, p.osl = osl, p.concurrency = c, p.num_prompts = std::max(8, 2 * c);
+  p.label = std::to_string(isl) + "→" + std::to_string(osl) + " C" + std::to_string(c);
+  return p;
+}
+
+// Points "measured" on a simulator whose parameters are `truth`.
+std::vector<MeasuredPoint> synthetic(const EfficiencyOverrides& truth) {
+  std::vector<MeasuredPoint> pts;
+  for (auto [isl, osl, c] : {std::tuple{256, 24, 1}, {2048, 24, 1}, {256, 24, 8}, {2048, 24, 8}, {512, 24, 32},
+                             {1024, 24, 32}}) {
+    auto p = point(isl, osl, c);
+    const auto pr = predict(p, {}, truth).value();
+    p.ttft_ms = pr.ttft_ms, p.tpot_ms = pr.tpot_ms, p.total_tok_s_per_gpu = pr.total_tok_s_per_gpu;
+    pts.push_back(p);
+  }
+  return pts;
+}
+
+}  // namespace
+
+TEST(SimMeasuredPoints, ParsesTheBenchmarkRowLayoutAndNamesBadFields) {
+  const std::string row =
+      R"({"source":"s","model":"glm-5.3-flash","hw":"gb300","tp":4,"ep":4,"kv":"fp8-trtllm","strategy":"low-latency",)"
+      R"("spec":{"algorithm":"EAGLE","steps":5,"topk":1,"draft_tokens":6,"adaptive":false,"accept_length":4.7},)"
+      R"("isl":1000,"osl":1000,"concurrency":80,"num_prompts":80,"ttft_ms_mean":1243.26,"tpot_ms_mean":6.28})";
+  const auto pts = parse_measured_points(row + "\n\n", "p.jsonl");
+  ASSERT_TRUE(pts) << pts.error().message;
+  ASSERT_EQ(pts->size(), 1u);
+  const auto& p = pts->front();
+  EXPECT_EQ(p.config.tp_size, 4);
+  EXPECT_EQ(p.config.kv_cache_dtype, KvCacheDtype::fp8_e4m3);
+  EXPECT_EQ(p.config.speculative_algorithm, SpecAlgorithm::eagle);
+  EXPECT_DOUBLE_EQ(*p.accept_length, 4.7);
+  EXPECT_FALSE(p.total_tok_s_per_gpu);
+  EXPECT_EQ(p.label, "1000→1000 C80 low-latency TP4 EP4 fp8-trtllm");
+  const auto bad = parse_measured_points(R"({"model":"x","hw":"h200","isl":0,"osl":1,"concurrency":1})", "p.jsonl");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("p.jsonl:1: isl"), std::string::npos) << bad.error().message;
+}
+
+TEST(SimOverrides, RoundTripsAndRejectsUnknownKeysWithPosition) {
+  SimOverrides o;
+  o.hardware = "h200";
+  set_knob(o.efficiency, Knob::bandwidth, 0.62);
+  set_knob(o.efficiency, Knob::per_sequence_us, 30);
+  const auto back = parse_sim_overrides(to_yaml(o, "fitted\non 6 points"), "o.yaml");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->hardware, "h200");
+  EXPECT_DOUBLE_EQ(*back->efficiency.bandwidth, 0.62);
+  EXPECT_EQ(back->efficiency.per_sequence->count(), 30'000);
+  EXPECT_FALSE(back->efficiency.mfu);
+  const auto bad = parse_sim_overrides("efficiency: {bandwidth: 0.5,\n  mfoo: 1}\n", "o.yaml");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("o.yaml:2"), std::string::npos) << bad.error().message;
+  EXPECT_FALSE(parse_sim_overrides("efficiency: {bandwidth: 1.5}\n", "o.yaml"));
+}
+
+TEST(SimValidate, SummarizesSignedErrorsPerMetric) {
+  MeasuredPoint a = point(256, 24, 1), b = point(256, 24, 1), c = point(256, 24, 1);
+  a.tpot_ms = 10, b.tpot_ms = 10, c.tpot_ms = 10;
+  std::vector<PointResult> rs = {{&a, {}}, {&b, {}}, {&c, {}}};
+  rs[0].predicted.tpot_ms = 11;  // +10 %
+  rs[1].predicted.tpot_ms = 8;   // -20 %
+  rs[2].predicted.tpot_ms = 13;  // +30 %
+  const auto m = summarize(rs);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].metric, Metric::tpot);
+  EXPECT_EQ(m[0].n, 3);
+  EXPECT_NEAR(m[0].mape, 20.0, 1e-9);
+  EXPECT_NEAR(m[0].bias, 20.0 / 3, 1e-9);
+  EXPECT_NEAR(m[0].max, 30.0, 1e-9);
+  EXPECT_NEAR(m[0].p90, 30.0, 1e-9);  // nearest rank: ceil(0.9 * 3) = 3rd
+}
+
+TEST(SimValidate, PointsMeasuredOnTheCardsValidateWithZeroError) {
+  const auto pts = synthetic({});
+  const auto v = validate(pts, {});
+  ASSERT_TRUE(v) << v.error().message;
+  ASSERT_EQ(v->metrics.size(), 3u);
+  for (const auto& m : v->metrics) EXPECT_LT(m.max, 1e-6) << to_string(m.metric);
+  const auto md = render_markdown(*v);
+  EXPECT_NE(md.find("| TPOT ms | 6 | 0.0 % |"), std::string::npos) << md;
+}
+
+TEST(SimCalibrate, RecoversKnownParametersFromSyntheticPoints) {
+  EfficiencyOverrides truth;
+  set_knob(truth, Knob::bandwidth, 0.62);
+  set_knob(truth, Knob::mfu, 0.38);
+  set_knob(truth, Knob::step_overhead_us, 700);
+  set_knob(truth, Knob::per_sequence_us, 30);
+  const auto pts = synthetic(truth);
+  CalibrationOptions opt;
+  opt.knobs.clear();
+  for (const auto& b : default_knobs()) {
+    if (b.knob != Knob::per_request_us) opt.knobs.push_back(b);
+  }
+  const auto fit = calibrate(pts, opt);
+  ASSERT_TRUE(fit) << fit.error().message;
+  EXPECT_GT(fit->rms_log_error_start, 0.05);
+  EXPECT_LT(fit->rms_log_error, 0.01);
+  for (const auto& k : fit->knobs) {
+    if (k.knob == Knob::routing_skew) {  // a dense model: routing cannot be identified
+      EXPECT_FALSE(k.identified);
+      EXPECT_FALSE(fit->overrides.efficiency.routing_skew);
+      continue;
+    }
+    const double want = *knob_value(truth, k.knob);
+    EXPECT_TRUE(k.identified) << to_string(k.knob) << ": " << k.why;
+    EXPECT_NEAR(k.value, want, 0.05 * want) << to_string(k.knob);
+  }
+}
