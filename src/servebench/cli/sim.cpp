@@ -104,8 +104,9 @@ int run_calibrate(const SimArgs& a) {
   std::string note = fmt::format("servebench sim calibrate {} ({} points); rms log error {:.3f} -> {:.3f}", a.points,
                                  points.size(), fit.rms_log_error_start, fit.rms_log_error);
   for (const auto& k : fit.knobs) {
-    fmt::print("{:<18} {:>12.4g}  (start {:.4g}){}\n", sim::to_string(k.knob), k.value, k.start,
-               k.identified ? "" : "  not identified: " + k.why + "; left out");
+    fmt::print("{:<18} {:>12.4g}  (start {:.4g}){}{}\n", sim::to_string(k.knob), k.value, k.start,
+               k.identified ? "" : "  not identified: " + k.why + "; left out", k.at_bound ? "  at its bound" : "");
+    if (k.at_bound) note += fmt::format("\n{} ended on its bound", sim::to_string(k.knob));
     if (!k.identified) note += fmt::format("\n{} not identified by these points ({}); left at the card's value", sim::to_string(k.knob), k.why);
   }
   unwrap(util::write_file_atomic(a.output, sim::to_yaml(fit.overrides, note)));

@@ -205,8 +205,10 @@ util::Result<Calibration> calibrate(const std::vector<MeasuredPoint>& points, co
     if (!(b.hi > b.lo)) return util::failf(util::ErrorKind::bad_input, "{}: bounds must satisfy lo < hi", to_string(b.knob));
     const double v = std::clamp(knob_value(options.start, b.knob).value_or(knob_value(card, b.knob).value_or(b.lo)),
                                 b.lo, b.hi);
-    u.push_back((v - b.lo) / (b.hi - b.lo));
-    out.knobs.push_back({b.knob, v, v, true, ""});
+    // A start on a bound is moved 5 % inside: a knob whose effect vanishes at the bound (routing skew
+    // near 0) would otherwise show no gradient there.
+    u.push_back(std::clamp((v - b.lo) / (b.hi - b.lo), 0.05, 0.95));
+    out.knobs.push_back({b.knob, v, v, true, false, ""});
   }
   auto r0 = pb.eval(u);
   if (!r0) return std::unexpected(r0.error());
@@ -250,6 +252,7 @@ util::Result<Calibration> calibrate(const std::vector<MeasuredPoint>& points, co
   for (std::size_t i = 0; i < options.knobs.size(); ++i) {
     const auto& b = options.knobs[i];
     out.knobs[i].value = b.lo + u_final[i] * (b.hi - b.lo);
+    out.knobs[i].at_bound = out.knobs[i].identified && (u_final[i] <= 1e-6 || u_final[i] >= 1 - 1e-6);
     if (out.knobs[i].identified) set_knob(out.overrides.efficiency, b.knob, out.knobs[i].value);
   }
   EfficiencyOverrides final_o = options.start;

@@ -35,6 +35,7 @@ struct FittedKnob {
   Knob knob;
   double value = 0, start = 0;
   bool identified = true;
+  bool at_bound = false;  // the fit ended on a bound: the model's structure, not this knob, limits it
   std::string why;  // for an unidentified knob: "no effect on any metric" / "moves with <knob>"
 };
 
