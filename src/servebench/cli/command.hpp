@@ -56,6 +56,7 @@ void add_serve_sim(CLI::App& app, CommandFn& selected);
 void add_bench(CLI::App& app, CommandFn& selected);
 void add_campaign(CLI::App& app, CommandFn& selected);
 void add_plan(CLI::App& app, CommandFn& selected);
+void add_recommend(CLI::App& app, CommandFn& selected);
 void add_report(CLI::App& app, CommandFn& selected);
 void add_recipe(CLI::App& app, CommandFn& selected);
 void add_sim(CLI::App& app, CommandFn& selected);

@@ -18,6 +18,7 @@ int run(int argc, char** argv) {
   add_bench(app, selected);
   add_campaign(app, selected);
   add_plan(app, selected);
+  add_recommend(app, selected);
   add_report(app, selected);
   add_recipe(app, selected);
   add_sim(app, selected);

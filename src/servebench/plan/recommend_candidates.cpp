@@ -1,0 +1,70 @@
+// `recommend`: the deployments worth trying for one model on N GPUs, as serve-sim configurations
+// and the SGLang flags that launch them.
+#include <fmt/format.h>
+
+#include "servebench/plan/recommend.hpp"
+#include "servebench/sim/model_card.hpp"
+#include "servebench/util/strings.hpp"
+
+namespace servebench::plan {
+
+std::vector<Candidate> enumerate_candidates(const RecommendSpec& spec, const sim::ModelCard& card) {
+  std::vector<Candidate> out;
+  const bool moe = card.mlp.is_moe();
+  const std::vector<int> mrrs{16, 32, 64, 128, 256};
+  const std::vector<int> chunks{4096, 8192, 16384};
+  const std::vector<int> graphs{32, 160, 256};
+  const std::vector<sim::KvCacheDtype> kvs{sim::KvCacheDtype::auto_dtype, sim::KvCacheDtype::fp8_e4m3};
+  std::vector<int> spec_steps{0};
+  if (card.draft) spec_steps.insert(spec_steps.end(), {1, 2, 3});
+  const std::string algorithm = !card.draft ? "" : card.draft->kind == sim::DraftKind::mtp ? "NEXTN"
+                                               : card.draft->kind == sim::DraftKind::eagle3 ? "EAGLE3"
+                                                                                             : "EAGLE";
+  for (int tp = 1; tp <= spec.gpus; ++tp) {
+    if (spec.gpus % tp != 0) continue;
+    const int pp = spec.gpus / tp;
+    std::vector<int> eps{1};
+    if (moe && tp > 1) eps.push_back(tp);
+    for (int ep : eps)
+      for (int mrr : mrrs)
+        for (int chunk : chunks)
+          for (int graph : graphs)
+            for (auto kv : kvs)
+              for (int steps : spec_steps) {
+                Candidate c;
+                auto& k = c.config;
+                k.hardware = spec.hardware;
+                k.model = spec.model;
+                k.tp_size = tp;
+                k.pp_size = pp;
+                k.ep_size = ep;
+                k.max_running_requests = mrr;
+                k.chunked_prefill_size = chunk;
+                k.cuda_graph_max_bs = graph;
+                k.kv_cache_dtype = kv;
+                c.flags = {fmt::format("--tp-size {}", tp)};
+                if (pp > 1) c.flags.push_back(fmt::format("--pp-size {}", pp));
+                if (ep > 1) c.flags.push_back(fmt::format("--ep-size {}", ep));
+                c.flags.push_back(fmt::format("--max-running-requests {}", mrr));
+                c.flags.push_back(fmt::format("--chunked-prefill-size {}", chunk));
+                c.flags.push_back(fmt::format("--cuda-graph-max-bs {}", graph));
+                if (kv != sim::KvCacheDtype::auto_dtype) c.flags.push_back(fmt::format("--kv-cache-dtype {}", sim::to_string(kv)));
+                if (steps > 0) {
+                  auto a = sim::parse_spec_algorithm(algorithm);
+                  k.speculative_algorithm = a ? *a : sim::SpecAlgorithm::none;
+                  k.speculative_num_steps = steps;
+                  k.speculative_eagle_topk = 1;
+                  k.speculative_num_draft_tokens = steps + 1;
+                  c.flags.push_back("--speculative-algorithm " + algorithm);
+                  c.flags.push_back(fmt::format("--speculative-num-steps {}", steps));
+                  c.flags.push_back("--speculative-eagle-topk 1");
+                  c.flags.push_back(fmt::format("--speculative-num-draft-tokens {}", steps + 1));
+                }
+                c.label = util::join(c.flags, " ");
+                out.push_back(std::move(c));
+              }
+  }
+  return out;
+}
+
+}  // namespace servebench::plan
