@@ -208,6 +208,17 @@ TEST(BenchFakeServer, AMicrosecondServerIsJudgedAgainstTheNoiseFloor) {
   EXPECT_GE(number(client, "noise_floor_ms"), number(client, "measured_floor_ms"));
 }
 
+TEST(BenchCli, AnUnwritableOutputPathFailsBeforeTheFirstRequest) {
+  load::testing::FakeServer server;
+  const auto dir = bench_temp_dir("unwritable");
+  const Finished r = run_servebench({"bench", "--backend", "vllm", "--base-url", server.base_url(), "--no-progress",
+                                     "--num-prompts", "2", "--output-file", (dir / "no/such/dir/out.jsonl").string()},
+                                    dir);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--output-file"), std::string::npos) << r.err;
+  EXPECT_EQ(server.requests(), 0);
+}
+
 TEST(BenchCli, UnreachableServerExitsThreeNamingTheUrl) {
   std::string url;
   {

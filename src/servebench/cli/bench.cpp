@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 
 #include <fmt/format.h>
@@ -248,18 +249,34 @@ void print_workload_report(const WorkloadReport& w, const load::RunResult& r) {
   }
 }
 
-void write_outputs(const BenchFlags& f, const load::RunResult& r, const load::RunSpec& spec, const WorkloadReport& w) {
+std::string output_path(const BenchFlags& f, const load::RunSpec& spec) {
+  return !f.output_file.empty() ? f.output_file
+                                : load::default_output_name(f.backend, f.dataset_name, f.num_prompts,
+                                                            f.random_input_len, f.random_output_len,
+                                                            spec.wall_clock->now());
+}
+
+// Before the first request: a result that cannot be written must not cost a run.
+util::Result<void> check_writable(const std::string& path, std::string_view flag) {
+  if (path.empty()) return {};
+  const std::filesystem::path p(path);
+  const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  std::error_code ec;
+  const bool exists = std::filesystem::exists(p, ec);
+  if (exists ? ::access(p.c_str(), W_OK) != 0 : ::access(dir.c_str(), W_OK) != 0) {
+    return util::failf(util::ErrorKind::bad_input, "{} {}: cannot write there ({})", flag, path,
+                       exists ? "the file is not writable" : "no writable directory " + dir.string());
+  }
+  return {};
+}
+
+void write_outputs(const BenchFlags& f, const load::RunResult& r, const std::string& path, const WorkloadReport& w) {
   const load::OutputLabels labels{.dataset_name = f.dataset_name, .random_input_len = f.random_input_len,
                                   .random_output_len = f.random_output_len,
                                   .sharegpt_output_len = f.sharegpt_output_len,
                                   .random_range_ratio = f.random_range_ratio, .tag = f.tag};
   const auto format = f.output_format == "vllm" ? load::OutputFormat::vllm : load::OutputFormat::sglang;
   const auto details = f.output_details ? load::Details::per_request : load::Details::summary;
-  const std::string path = !f.output_file.empty() ? f.output_file
-                                                  : load::default_output_name(f.backend, f.dataset_name,
-                                                                              f.num_prompts, f.random_input_len,
-                                                                              f.random_output_len,
-                                                                              spec.wall_clock->now());
   boost::json::object line = load::format_result(format, r, labels, details);
   if (w.expected_hit_rate) line["expected_cache_hit_rate"] = *w.expected_hit_rate;
   if (!w.turns.empty()) line["ttft_ms_by_turn"] = load::to_json(w.turns);
@@ -278,6 +295,9 @@ void note_range_ratio(const BenchFlags& f) {
 
 int run_bench(const BenchFlags& f) {
   load::RunSpec spec = run_spec(f);
+  const std::string out_path = output_path(f, spec);
+  need(check_writable(out_path, "--output-file"));
+  need(check_writable(f.per_request, "--per-request"));
   util::raise_open_file_limit();
   const load::WorkloadOptions workload = workload_options(f);
   auto control = need(load::EngineControl::create(spec.backend, spec.base_url, spec.api_key));
@@ -298,7 +318,8 @@ int run_bench(const BenchFlags& f) {
     report.turns = load::ttft_by_turn(result.records, turns, spec.metrics.method);
   }
   print_workload_report(report, result);
-  write_outputs(f, result, spec, report);
+  std::fflush(stdout);  // the summary first, then any final error line, also when both go to one file
+  write_outputs(f, result, out_path, report);
   if (!result.client.healthy) {
     fmt::print(stderr, "servebench: run invalid: {}\n", result.client.reason);
     return k_exit_measured_failure;

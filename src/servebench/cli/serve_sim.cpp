@@ -39,6 +39,8 @@ struct ServeSimFlags {
   std::string model_card, model_path, served_model_name, kv_cache_dtype = "auto", speculative_algorithm;
   std::string host = "127.0.0.1", log_level = "info", accept_rates = "0.7", overrides_file;
   int port = 30000, decode_log_interval = 40, io_threads = 2;
+  bool close_after_response = false;
+  std::int64_t keepalive_timeout_ms = 0, max_requests_per_connection = 0;
   double time_scale = 1, max_body_mb = 64;
   bool stamp_events = false, oracle = false, incremental_output = false, default_usage = false;
   std::optional<double> step_overhead_us, eager_layer_us, per_sequence_us, per_request_us;
@@ -193,6 +195,19 @@ void define_sim_flags(CLI::App& c, ServeSimFlags& f) {
                "disconnect-mid-stream:RATE, stall:RATE:SECONDS, malformed-chunk:RATE, crash-after:N, slow-headers:MS")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->group(k_sim);
+  c.add_flag("--sim-close-after-response", f.close_after_response,
+             "close each connection right after its response, unannounced (as llama-server does)")
+      ->group(k_sim);
+  c.add_option("--sim-keepalive-timeout-ms", f.keepalive_timeout_ms,
+               "close a keep-alive connection idle this long, unannounced (as uvicorn does; 0: never)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber)
+      ->group(k_sim);
+  c.add_option("--sim-max-requests-per-connection", f.max_requests_per_connection,
+               "the Nth response on a connection says Connection: close (as nginx does; 0: no limit)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber)
+      ->group(k_sim);
 }
 
 // Every SGLang flag (the flag list, data/flags/sglang.tsv) the options above do not cover: accepted,
@@ -281,6 +296,9 @@ sim::FrontOptions front_options(const ServeSimFlags& f) {
   o.server.port = static_cast<std::uint16_t>(f.port);
   o.server.io_threads = f.io_threads;
   o.server.body_limit = static_cast<std::size_t>(f.max_body_mb * 1024 * 1024);
+  o.server.close_after_response = f.close_after_response;
+  o.server.keepalive_timeout = std::chrono::milliseconds(f.keepalive_timeout_ms);
+  o.server.max_requests_per_connection = f.max_requests_per_connection;
   o.loop.time_scale = f.time_scale;
   o.loop.decode_log_interval = f.decode_log_interval;
   const bool info = f.log_level == "info" || f.log_level == "debug";

@@ -50,6 +50,9 @@ struct Server::Impl {
     shared->body_limit = options.body_limit;
     shared->header_timeout = options.header_timeout;
     shared->body_timeout = options.body_timeout;
+    shared->close_after_response = options.close_after_response;
+    shared->keepalive_timeout = options.keepalive_timeout;
+    shared->max_requests_per_connection = options.max_requests_per_connection;
   }
 
   util::Result<void> listen();

@@ -25,6 +25,10 @@ struct ServerOptions {
   // From a request's first byte to the end of its head, then from there to the end of its body;
   // a request slower than that is dropped (connection closed). An idle connection has no limit.
   std::chrono::milliseconds header_timeout{10'000}, body_timeout{60'000};
+  // How the server treats keep-alive connections, as real servers do (tests of clients use them):
+  bool close_after_response = false;           // close right after each response, unannounced
+  std::chrono::milliseconds keepalive_timeout{0};  // close a connection idle this long; 0: never
+  std::int64_t max_requests_per_connection = 0;    // the last says "Connection: close"; 0: no limit
 };
 
 class Server {

@@ -67,7 +67,7 @@ class ServerConnection final : public StreamOwner, public std::enable_shared_fro
  public:
   ServerConnection(tcp::socket socket, std::shared_ptr<ServerShared> shared)
       : m_strand(socket.get_executor()), m_socket(std::move(socket)), m_shared(std::move(shared)),
-        m_timer(m_strand) {}
+        m_timer(m_strand), m_idle_timer(m_strand) {}
   ~ServerConnection() { m_shared->connections.erase(this); }
 
   void start() { asio::post(m_strand, [self = shared_from_this()] { self->read_request(); }); }
@@ -96,6 +96,8 @@ class ServerConnection final : public StreamOwner, public std::enable_shared_fro
   void watch_disconnect();
   void on_watch(const beast::error_code& ec, std::size_t bytes);
   void end_exchange();
+  bool keep_open() const { return m_keep_alive && !m_shared->close_after_response; }
+  void arm_idle_timer();  // ServerOptions::keepalive_timeout, once a request was served
   void reject(int status, std::string_view message);
   void linger_close();
   void drain();
@@ -105,6 +107,8 @@ class ServerConnection final : public StreamOwner, public std::enable_shared_fro
   tcp::socket m_socket;
   std::shared_ptr<ServerShared> m_shared;
   asio::steady_timer m_timer;  // the read deadline of a request, then the linger after an error
+  asio::steady_timer m_idle_timer;  // closes a connection left idle (ServerOptions::keepalive_timeout)
+  std::int64_t m_served = 0;        // requests dispatched on this connection
   beast::flat_buffer m_buffer;
   std::optional<bhttp::request_parser<bhttp::string_body>> m_parser;
   bhttp::response<bhttp::string_body> m_response;
@@ -144,16 +148,24 @@ void ServerConnection::read_header() {
   m_parser.emplace();
   m_parser->body_limit(m_shared->body_limit);
   m_parser->header_limit(k_header_limit);
+  if (m_served > 0) arm_idle_timer();
   bhttp::async_read_header(m_socket, m_buffer, *m_parser, [self = shared_from_this()](const beast::error_code& ec,
                                                                                        std::size_t) {
     self->on_header(ec);
   });
 }
 
+void ServerConnection::arm_idle_timer() {
+  if (m_shared->keepalive_timeout.count() <= 0) return;
+  m_idle_timer.expires_after(m_shared->keepalive_timeout);
+  m_idle_timer.async_wait([self = shared_from_this()](const beast::error_code& ec) { if (!ec) self->close_now(); });
+}
+
 // A client that sends "Expect: 100-continue" (curl does for bodies over 1 KiB) waits for this
 // interim answer before sending the body; without it every such request would stall for a second.
 void ServerConnection::on_header(const beast::error_code& ec) {
   if (m_closed) return;
+  m_idle_timer.cancel();
   if (ec || m_parser->is_done()) return on_request(ec);
   arm_read_deadline(m_shared->body_timeout);
   if (!beast::iequals(m_parser->get()[bhttp::field::expect], "100-continue")) return read_body();
@@ -187,6 +199,8 @@ void ServerConnection::on_request(const beast::error_code& ec) {
 
 void ServerConnection::dispatch(ServerRequest request) {
   m_keep_alive = m_parser->keep_alive();
+  const std::int64_t limit = m_shared->max_requests_per_connection;
+  if (++m_served >= limit && limit > 0) m_keep_alive = false;  // announced in this response
   const Router::Match match = m_shared->router.find(request.method, request.path);
   if (match.stream_handler) return run_stream_handler(*match.stream_handler, request);
   Response response;
@@ -237,7 +251,7 @@ void ServerConnection::on_response_written(const beast::error_code& ec) {
   if (ec) return close_now();
   if (m_rejecting) return linger_close();
   if (m_stream) return end_exchange();  // a deferred response
-  if (!m_keep_alive) return close_now();
+  if (!keep_open()) return close_now();
   read_request();
 }
 
@@ -294,7 +308,7 @@ void ServerConnection::on_watch(const beast::error_code& ec, std::size_t bytes) 
 
 void ServerConnection::end_exchange() {
   if (auto core = std::exchange(m_stream, nullptr)) core->close();
-  if (!m_keep_alive) return close_now();
+  if (!keep_open()) return close_now();
   if (m_watching) {
     m_socket.cancel();  // on_watch then reads the next request
     return;
@@ -337,6 +351,7 @@ void ServerConnection::close_now() {
   m_socket.shutdown(tcp::socket::shutdown_both, ignored);
   m_socket.close(ignored);
   m_timer.cancel();
+  m_idle_timer.cancel();
 }
 
 bool ConnectionSet::insert(const std::shared_ptr<ServerConnection>& connection) {

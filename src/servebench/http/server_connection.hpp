@@ -39,6 +39,9 @@ struct ServerShared {
   Router router;
   std::size_t body_limit = 0;
   std::chrono::milliseconds header_timeout{0}, body_timeout{0};
+  bool close_after_response = false;
+  std::chrono::milliseconds keepalive_timeout{0};
+  std::int64_t max_requests_per_connection = 0;
   ConnectionSet connections;
 };
 

@@ -2,6 +2,10 @@
 // StreamClient: the measured load path. One client per EventLoop, used only on that loop's
 // thread (no locks): it sends requests on pooled keep-alive connections to one server and
 // reports each response to a StreamSink as it arrives, with the time each socket read returned.
+// Servers close keep-alive connections (after each response, after an idle timeout, after N
+// requests): a pooled connection is peeked for EOF before reuse, "Connection: close" and HTTP/1.0
+// are honoured, and a request that fails on a reused connection before any response byte arrived
+// goes again, once, on a fresh one (StreamOutcome::reconnects; the time is the request's).
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -34,6 +38,7 @@ struct StreamOutcome {
   int status = 0;          // the response status; 0 when no response header arrived
   std::string error_body;  // http_status: the body's first StreamClientOptions::max_error_body bytes
   std::string message;     // for anything but ok: "cannot connect to 127.0.0.1:9: connection refused"
+  int reconnects = 0;      // 1 when the request went again on a fresh connection (see StreamClient)
 };
 
 // Receives one request's progress, on the loop thread, in this order: on_sent, on_headers,

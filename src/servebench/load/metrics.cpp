@@ -176,6 +176,7 @@ RunMetrics compute_metrics(std::span<const RequestRecord> records, std::span<con
     first_sent = std::min(first_sent, r.sent);
     last_done = std::max(last_done, r.done);
     ++m.errors_by_kind[static_cast<std::size_t>(r.error)];
+    m.reconnects += r.reconnects;
     if (!r.ok()) {
       ++m.failed;
       continue;

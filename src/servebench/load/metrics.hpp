@@ -36,6 +36,7 @@ struct GoodputResult {
 
 struct RunMetrics {
   std::int64_t num_requests = 0, completed = 0, failed = 0;
+  std::int64_t reconnects = 0;  // requests sent again on a fresh connection, failed ones included
   std::array<std::int64_t, k_request_error_kinds> errors_by_kind{};  // indexed by RequestError
   util::Nanos duration{0};  // first send → last response end
   std::int64_t total_input_tokens = 0, total_input_planned = 0;

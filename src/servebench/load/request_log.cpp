@@ -43,6 +43,7 @@ json::object request_json(const RequestRecord& r) {
   o["queue_ms"] = util::to_ms(r.released - r.intended);
   o["send_lag_ms"] = util::to_ms(r.sent - r.released);
   o["read_lag_max_ms"] = util::to_ms(r.read_lag_max);
+  o["reconnects"] = r.reconnects;
   o["input_tokens_planned"] = r.input_tokens_planned;
   o["prompt_tokens"] = count(r.input_tokens_served);
   o["output_tokens_requested"] = r.output_tokens_requested;

@@ -12,6 +12,7 @@ std::string_view to_string(RequestError e) {
     case RequestError::malformed: return "malformed";
     case RequestError::cancelled: return "cancelled";
     case RequestError::no_tokens: return "no_tokens";
+    case RequestError::stream_error: return "stream_error";
   }
   return "unknown";
 }

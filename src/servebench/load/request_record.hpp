@@ -13,9 +13,10 @@ namespace servebench::load {
 
 // Why a request failed; `none` for a request that completed. The names are output keys.
 enum class RequestError : std::uint8_t {
-  none, http_status, connect_refused, reset, timeout, malformed, cancelled, no_tokens
+  none, http_status, connect_refused, reset, timeout, malformed, cancelled, no_tokens,
+  stream_error,  // a 2xx stream that carried an error event (the server failed mid-generation)
 };
-inline constexpr std::size_t k_request_error_kinds = 8;
+inline constexpr std::size_t k_request_error_kinds = 9;
 std::string_view to_string(RequestError e);
 
 struct RequestRecord {
@@ -39,6 +40,7 @@ struct RequestRecord {
   std::uint32_t chunk_tokens = 0;       // tokens the chunks said they carried
   bool chunk_tokens_exact = true;       // false when some chunk did not say how many tokens it had
   util::Nanos read_lag_max{0};          // longest socket-read-to-recorded time of a chunk
+  std::uint32_t reconnects = 0;         // sent again on a fresh connection (the server had closed the pooled one)
 
   RequestError error = RequestError::none;
   int http_status = 0;

@@ -85,7 +85,7 @@ void RequestSink::handle_event(std::string_view data, util::TimePoint received_a
 
 void RequestSink::apply(const wire::Chunk& c, util::TimePoint received_at) {
   RequestRecord& r = *m_record;
-  if (c.error) fail_once(RequestError::http_status, fmt::format("error in stream: {}", c.error->message));
+  if (c.error) fail_once(RequestError::stream_error, fmt::format("error in stream: {}", c.error->message));
   if (c.token_bearing) {
     const util::Nanos at = since_origin(received_at);
     if (!r.first_token) r.first_token = at;
@@ -133,6 +133,7 @@ void RequestSink::on_done(const http::StreamOutcome& outcome) {
   const util::TimePoint now = m_clock.now();
   RequestRecord& r = *m_record;
   r.done = since_origin(now);
+  r.reconnects = static_cast<std::uint32_t>(outcome.reconnects);
   const RequestError kind = error_of(outcome.result);
   if (kind == RequestError::http_status) {
     fail_once(kind, fmt::format("HTTP {}: {}", outcome.status, first_bytes(outcome.error_body)));

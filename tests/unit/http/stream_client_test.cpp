@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <thread>
 
@@ -98,7 +103,99 @@ class ChainSink final : public StreamSink {
   int m_remaining;
 };
 
+// Answers the first request of its first connection with a keep-alive response, then closes that
+// connection, unannounced, the moment the next request arrives on it (a server that had just
+// closed it). Later connections get one answer each (or none: `answer_later` false) and close.
+class ClosesOnSecondRequest {
+ public:
+  explicit ClosesOnSecondRequest(bool answer_later) {
+    m_listen = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(m_listen, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    ::listen(m_listen, 8);
+    socklen_t n = sizeof a;
+    ::getsockname(m_listen, reinterpret_cast<sockaddr*>(&a), &n);
+    m_port = ntohs(a.sin_port);
+    m_thread = std::thread([this, answer_later] {
+      static constexpr std::string_view k_ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+      for (int c = 0; c < 3 && !m_stop; ++c) {
+        pollfd p{m_listen, POLLIN, 0};
+        if (::poll(&p, 1, 5000) <= 0) return;
+        const int fd = ::accept(m_listen, nullptr, nullptr);
+        if (fd < 0) return;
+        ++accepted;
+        raw_read_until(fd, "\r\n\r\n");
+        if (c == 0 || answer_later) ::send(fd, k_ok.data(), k_ok.size(), MSG_NOSIGNAL);
+        if (c == 0) raw_read_until(fd, "\r\n\r\n");  // the next request: close instead of answering
+        ::close(fd);
+      }
+    });
+  }
+  ~ClosesOnSecondRequest() {
+    m_stop = true;
+    ::shutdown(m_listen, SHUT_RDWR);
+    m_thread.join();
+    ::close(m_listen);
+  }
+  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(m_port); }
+  std::atomic<int> accepted{0};
+
+ private:
+  int m_listen = -1;
+  std::uint16_t m_port = 0;
+  std::atomic<bool> m_stop{false};
+  std::thread m_thread;
+};
+
 }  // namespace
+
+TEST(StreamClient, ARequestOnAConnectionTheServerClosedGoesAgainOnceOnAFreshOne) {
+  ClosesOnSecondRequest server(true);
+  ClientLoop client(server.base_url());
+  RecordingSink first, second;
+  client.start(get("/"), first);
+  ASSERT_TRUE(first.done.wait_for_count(1));
+  EXPECT_EQ(first.outcome.result, StreamResult::ok) << first.outcome.message;
+  EXPECT_EQ(first.outcome.reconnects, 0);
+  client.start(get("/"), second);
+  ASSERT_TRUE(second.done.wait_for_count(1));
+  EXPECT_EQ(second.outcome.result, StreamResult::ok) << second.outcome.message;
+  EXPECT_EQ(second.outcome.reconnects, 1);
+  EXPECT_EQ(second.body, "ok");
+  EXPECT_EQ(server.accepted.load(), 2);
+}
+
+TEST(StreamClient, ASecondFailureAfterReconnectingIsAFailureWithItsReason) {
+  ClosesOnSecondRequest server(false);
+  ClientLoop client(server.base_url());
+  RecordingSink first, second;
+  client.start(get("/"), first);
+  ASSERT_TRUE(first.done.wait_for_count(1));
+  client.start(get("/"), second);
+  ASSERT_TRUE(second.done.wait_for_count(1));
+  EXPECT_EQ(second.outcome.result, StreamResult::reset);
+  EXPECT_EQ(second.outcome.reconnects, 1);
+  EXPECT_NE(second.outcome.message.find("(after reconnecting once)"), std::string::npos) << second.outcome.message;
+}
+
+TEST(StreamClient, ConnectionsOfAServerThatClosesThemAreNotReusedOrAreRetried) {
+  for (const auto& options : {ServerOptions{.close_after_response = true},
+                              ServerOptions{.keepalive_timeout = std::chrono::milliseconds(1)},
+                              ServerOptions{.max_requests_per_connection = 2}}) {
+    Server server(options);
+    server.route(Method::get, "/v2/ping", [](const ServerRequest&) { return Response{200, "pong", "text/plain"}; });
+    ASSERT_TRUE(server.start());
+    ClientLoop client(server.base_url());
+    StreamClient* raw = client.client.get();
+    ChainSink chain(raw, 40);
+    client.start(get("/v2/ping"), chain);
+    ASSERT_TRUE(chain.finished.wait_for_count(1));
+    EXPECT_EQ(chain.ok, 40);
+    if (options.max_requests_per_connection == 2) EXPECT_EQ(server.accepted_connections(), 20u);
+  }
+}
 
 TEST(StreamClient, StreamsChunksInOrderWithMonotonicReadTimes) {
   StreamingServer server(20);

@@ -176,5 +176,15 @@ TEST(RequestSink, SteadyStateChunksAllocateNothing) {
   EXPECT_EQ(measured.output_tokens_served, 1000);
 }
 
+TEST(RequestSink, AnErrorEventInsideA2xxStreamIsAStreamError) {
+  Harness h;
+  h.feed("data: {\"error\":{\"code\":500,\"message\":\"out of memory\",\"type\":\"server_error\"}}\n\n"
+         "data: [DONE]\n\n",
+         1);
+  EXPECT_EQ(h.record.error, RequestError::stream_error);
+  EXPECT_NE(h.record.error_message.find("out of memory"), std::string::npos) << h.record.error_message;
+  EXPECT_EQ(to_string(h.record.error), "stream_error");
+}
+
 }  // namespace
 }  // namespace servebench::load

@@ -1,0 +1,133 @@
+#pragma once
+// Private to the http module (stream_client.cpp, stream_connection.cpp): one pooled keep-alive
+// connection of a StreamClient and the request running on it. Pulls in Asio/Beast.
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/basic_parser.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <fmt/format.h>
+
+#include "servebench/http/event_loop_impl.hpp"
+#include "servebench/http/stream_client.hpp"
+
+namespace servebench::http::detail {
+
+class Connection;
+
+// A Beast parser that hands body bytes straight from the read buffer to the connection (no body
+// copy, no allocation); the connection forwards them to its sink.
+class ResponseParser final : public boost::beast::http::basic_parser<false> {
+ public:
+  explicit ResponseParser(Connection& connection);
+
+ private:
+  // Beast's string_view is boost::core::string_view here; it converts to std::string_view.
+  using bsv = boost::beast::string_view;
+  using ec_t = boost::beast::error_code;
+  void on_request_impl(boost::beast::http::verb, bsv, bsv, int, ec_t&) override {}
+  void on_response_impl(int status, bsv, int, ec_t&) override { m_status = status; }
+  void on_field_impl(boost::beast::http::field name, bsv, bsv value, ec_t&) override;
+  void on_header_impl(ec_t&) override;
+  void on_body_init_impl(const boost::optional<std::uint64_t>&, ec_t&) override {}
+  std::size_t on_body_impl(bsv body, ec_t&) override;
+  void on_chunk_header_impl(std::uint64_t, bsv, ec_t&) override {}
+  std::size_t on_chunk_body_impl(std::uint64_t, bsv body, ec_t& ec) override { return on_body_impl(body, ec); }
+  void on_finish_impl(ec_t&) override {}
+
+  Connection& m_connection;
+  int m_status = 0;
+  std::string_view m_content_type;
+};
+
+}  // namespace servebench::http::detail
+
+namespace servebench::http {
+
+struct StreamClient::Impl {
+  Impl(EventLoop& l, Url u, StreamClientOptions o) : loop(l), url(std::move(u)), options(o) {}
+  ~Impl();
+
+  void start(Request&& request, StreamSink& sink, std::chrono::nanoseconds timeout);
+  void cancel_all();
+  void release(detail::Connection& connection, bool reusable);
+  std::string host_port() const { return fmt::format("{}:{}", url.host, url.port); }
+
+  EventLoop& loop;
+  Url url;
+  StreamClientOptions options;
+  std::vector<boost::asio::ip::tcp::endpoint> endpoints;
+  std::string host_header;
+  std::vector<std::shared_ptr<detail::Connection>> idle;
+  std::vector<std::shared_ptr<detail::Connection>> active;
+  std::uint64_t opened = 0;
+  bool closing = false;
+};
+
+}  // namespace servebench::http
+
+namespace servebench::http::detail {
+
+// One keep-alive connection and the request running on it. Completion handlers hold a
+// shared_ptr and the attempt number, so a late completion of an earlier attempt does nothing;
+// the timer holds the call number (one per request, which may span two attempts).
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(StreamClient::Impl& owner, boost::asio::io_context& ioc);
+
+  // `reused`: the connection came from the pool, so the server may have closed it meanwhile.
+  void begin(Request&& request, StreamSink& sink, std::chrono::nanoseconds timeout, bool reused);
+  void cancel() { finish(StreamResult::cancelled, "cancelled", false); }
+  // An idle connection the server has not closed (a peek finds neither EOF nor stray bytes).
+  bool reusable_now();
+  void close_socket();
+  void detach() { m_owner = nullptr; }
+
+  // Parser side.
+  void on_header(int status, std::string_view content_type);
+  void on_body(std::string_view bytes);
+
+  std::size_t active_index = 0;  // position in the owner's active list
+
+ private:
+  void connect();
+  void send();
+  void read();
+  void on_read(const boost::beast::error_code& ec, std::size_t bytes, std::uint64_t attempt);
+  void parse();
+  void finish_at_eof();
+  // Before any response byte on a reused connection, a failure means the server had closed it:
+  // the request goes again, once, on a fresh connection. True when it did.
+  bool retried();
+  void finish(StreamResult result, std::string message, bool reusable);
+  bool stale(std::uint64_t attempt) const { return attempt != m_attempt || m_sink == nullptr; }
+
+  StreamClient::Impl* m_owner;
+  const util::Clock& m_clock;
+  boost::asio::ip::tcp::socket m_socket;
+  boost::asio::steady_timer m_timer;
+  boost::beast::flat_buffer m_buffer;
+  std::optional<ResponseParser> m_parser;
+  boost::beast::http::request<boost::beast::http::string_body> m_request;
+  StreamSink* m_sink = nullptr;
+  std::uint64_t m_call = 0, m_attempt = 0;
+  util::TimePoint m_read_at{};
+  int m_status = 0;
+  int m_reconnects = 0;
+  std::string m_error_body;
+  bool m_open = false;
+  bool m_writing = false;
+  bool m_timer_armed = false;
+  bool m_reused = false;
+  bool m_got_bytes = false;
+};
+
+}  // namespace servebench::http::detail
