@@ -32,7 +32,7 @@ StreamClient::Impl::~Impl() {
 
 void StreamClient::Impl::start(Request&& request, StreamSink& sink, std::chrono::nanoseconds timeout) {
   if (closing) {
-    sink.on_done(StreamOutcome{StreamResult::cancelled, 0, {}, "cancelled"});
+    sink.on_done(StreamOutcome{StreamResult::cancelled, 0, {}, "cancelled", 0});
     return;
   }
   std::shared_ptr<Connection> connection;

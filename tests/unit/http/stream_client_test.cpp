@@ -181,9 +181,11 @@ TEST(StreamClient, ASecondFailureAfterReconnectingIsAFailureWithItsReason) {
 }
 
 TEST(StreamClient, ConnectionsOfAServerThatClosesThemAreNotReusedOrAreRetried) {
-  for (const auto& options : {ServerOptions{.close_after_response = true},
-                              ServerOptions{.keepalive_timeout = std::chrono::milliseconds(1)},
-                              ServerOptions{.max_requests_per_connection = 2}}) {
+  std::vector<ServerOptions> modes(3);
+  modes[0].close_after_response = true;
+  modes[1].keepalive_timeout = std::chrono::milliseconds(1);
+  modes[2].max_requests_per_connection = 2;
+  for (const ServerOptions& options : modes) {
     Server server(options);
     server.route(Method::get, "/v2/ping", [](const ServerRequest&) { return Response{200, "pong", "text/plain"}; });
     ASSERT_TRUE(server.start());
@@ -193,7 +195,9 @@ TEST(StreamClient, ConnectionsOfAServerThatClosesThemAreNotReusedOrAreRetried) {
     client.start(get("/v2/ping"), chain);
     ASSERT_TRUE(chain.finished.wait_for_count(1));
     EXPECT_EQ(chain.ok, 40);
-    if (options.max_requests_per_connection == 2) EXPECT_EQ(server.accepted_connections(), 20u);
+    if (options.max_requests_per_connection == 2) {
+      EXPECT_EQ(server.accepted_connections(), 20u);
+    }
   }
 }
 

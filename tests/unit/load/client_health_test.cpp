@@ -32,7 +32,11 @@ LagHistograms reads(std::uint64_t ns, int n) {
 }
 
 HealthInputs inputs(const std::vector<RequestRecord>& records, const LagHistograms& lags, double tpot_ms) {
-  return {.records = records, .lags = &lags, .median_tpot_ms = tpot_ms};
+  HealthInputs in;
+  in.records = records;
+  in.lags = &lags;
+  in.median_tpot_ms = tpot_ms;
+  return in;
 }
 
 TEST(ClientHealth, RobustP99NeverTakesTheSingleWorstSample) {

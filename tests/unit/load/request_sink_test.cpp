@@ -111,7 +111,7 @@ TEST(RequestSink, MalformedChunkAndHttpErrorsBecomeErrorKinds) {
 
   Harness status;
   status.sink.on_headers(503, "application/json");
-  status.sink.on_done({.result = http::StreamResult::http_status, .status = 503, .error_body = "{\"error\":\"busy\"}", .message = ""});
+  status.sink.on_done({.result = http::StreamResult::http_status, .status = 503, .error_body = "{\"error\":\"busy\"}", .message = "", .reconnects = 0});
   EXPECT_EQ(status.record.error, RequestError::http_status);
   EXPECT_EQ(status.record.error_message, "HTTP 503: {\"error\":\"busy\"}");
 
