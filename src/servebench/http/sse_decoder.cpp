@@ -43,6 +43,9 @@ std::optional<SseEvent> SseDecoder::next(std::string_view& bytes) {
       return std::nullopt;
     }
     std::string_view line = bytes.substr(0, end);
+    // A whole line in this input counts against the limit as a line assembled from pieces does, so
+    // where reads split the stream never changes whether the decoder fails.
+    if (m_line.empty() && !grow_within_limit(end)) return std::nullopt;
     if (!m_line.empty()) {
       if (!grow_within_limit(end)) return std::nullopt;
       m_line.append(line);

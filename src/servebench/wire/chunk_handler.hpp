@@ -99,7 +99,10 @@ struct Handler {
   bool on_uint64(std::uint64_t u, string_view, error_code&) {
     return number(static_cast<std::int64_t>(u), static_cast<double>(u)), true;
   }
-  bool on_double(double d, string_view, error_code&) { return number(static_cast<std::int64_t>(d), d), true; }
+  // A count sent as a double beyond int64's range (or NaN) is no count: 0, never an out-of-range cast.
+  bool on_double(double d, string_view, error_code&) {
+    return number(d > -9.2e18 && d < 9.2e18 ? static_cast<std::int64_t>(d) : 0, d), true;
+  }
   bool on_bool(bool, error_code&) { return true; }
   bool on_null(error_code&) { return true; }
   bool on_comment_part(string_view, error_code&) { return true; }

@@ -291,5 +291,17 @@ TEST(ChunkParser, ParsesWithoutAllocatingInSteadyState) {
   EXPECT_EQ(g_allocations.load() - before, 0);
 }
 
+// Found by fuzz_chunk_stream (fuzz/regressions/chunk_stream/): a count sent as a double beyond int64's
+// range was cast to int64 (undefined behaviour; INT64_MIN on x86).
+TEST(ChunkParser, ACountBeyondInt64IsNoCount) {
+  ChunkParser parser;
+  Chunk c;
+  ASSERT_TRUE(parser.parse_event(R"({"choices":[{"text":"a"}],"usage":{"prompt_tokens":1e29,"completion_tokens":-1e300}})", c));
+  ASSERT_TRUE(c.usage);
+  EXPECT_GE(c.usage->prompt_tokens.value_or(0), 0);
+  EXPECT_GE(c.usage->completion_tokens.value_or(0), 0);
+  EXPECT_GE(c.tokens, 0);
+}
+
 }  // namespace
 }  // namespace servebench::wire
