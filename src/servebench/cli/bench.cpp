@@ -179,7 +179,7 @@ load::WorkloadOptions workload_options(const BenchFlags& f) {
 }
 
 void check_flags(const BenchFlags& f) {
-  const auto bad = [](std::string m) { throw CommandError(k_exit_bad_input, std::move(m)); };
+  const auto bad = [](const std::string& m) { throw CommandError(k_exit_bad_input, m); };
   // The rules load::run applies, checked before the network is touched (--request-rate is
   // checked where it is parsed).
   const load::RunSettings settings{.num_prompts = f.num_prompts,
