@@ -87,7 +87,11 @@ fs::path make_run(std::int64_t points) {
     facts.arm = fmt::format("arm{:02}", a);
     facts.engine = "sim";
     facts.gpus = 8;
-    facts.facts = servebench::wire::ServerFacts{.engine = "sim", .version = "0.1.0", .model = "glm-5.3-flash"};
+    servebench::wire::ServerFacts server;
+    server.engine = "sim";
+    server.version = "0.1.0";
+    server.model = "glm-5.3-flash";
+    facts.facts = std::move(server);
     (void)servebench::results::write_server_facts(run.server_facts(facts.arm), facts);
     for (int s = 0; s < k_scenarios; ++s) {
       for (std::int64_t c = 1; c <= levels; ++c) ledger += servebench::results::to_json_line(point(a, s, c, n++)) + "\n";

@@ -16,7 +16,8 @@ using testing::ChildProcess;
 // `servebench <args...>` with stdout piped and stderr in <TempDir>/<name>.stderr.
 inline ChildProcess start_servebench(const std::vector<std::string>& args, const std::string& name) {
   return ChildProcess(testing::servebench_argv(args),
-                      {.stderr_file = std::filesystem::path(::testing::TempDir()) / (name + ".stderr")});
+                      {.cwd = {}, .stdout_file = {},
+                       .stderr_file = std::filesystem::path(::testing::TempDir()) / (name + ".stderr")});
 }
 
 // A fast-timing simulator on an ephemeral port (fixed seed) plus `extra` flags.

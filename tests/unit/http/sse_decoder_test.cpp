@@ -207,7 +207,7 @@ TEST(SseDecoder, ReusesItsBuffersInSteadyState) {
 // looser limit than the same line assembled from pieces, so where reads split a stream decided
 // whether it failed.
 TEST(SseDecoder, TheLimitDoesNotDependOnWhereReadsSplitTheStream) {
-  for (const std::string input : {"data: " + std::string(60, 'x') + "\n\n", ": " + std::string(100, 'c') + "\n",
+  for (const std::string& input : {"data: " + std::string(60, 'x') + "\n\n", ": " + std::string(100, 'c') + "\n",
                                   "event: " + std::string(80, 'e') + "\ndata: 1\n\n"}) {
     SseDecoder whole(64), pieces(64);
     whole.feed(input, [](const SseEvent&) {});
