@@ -1,7 +1,7 @@
 #pragma once
 // The report command's whole job, without the CLI: read run directories (and a baseline), build
-// the document once, render the requested formats, write PREFIX.md / PREFIX.html /
-// PREFIX.cookbook.json / PREFIX.inferencex.csv / PREFIX.vllm.json atomically.
+// the document once, render the requested formats, write the files <prefix> + ".md", ".html",
+// ".cookbook.json", ".inferencex.csv" and ".vllm.json" atomically.
 #include <filesystem>
 #include <optional>
 #include <string>
