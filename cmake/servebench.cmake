@@ -23,22 +23,31 @@ function(servebench_module name)
   servebench_warnings(servebench_${name})
 endfunction()
 
+# The definitions every unit-test binary (and the shared test PCH) is compiled with; they must be
+# the same in all of them, or GCC rejects the shared precompiled header (-Winvalid-pch, an error in ci).
+function(servebench_unit_test_definitions target)
+  target_compile_definitions(${target} PRIVATE
+    SERVEBENCH_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+    SERVEBENCH_SHARED_DIR="${CMAKE_SOURCE_DIR}/tests/fixtures")
+endfunction()
+
 # servebench_unit_test(MODULE SOURCES...) — one gtest binary per module, label `unit`.
 function(servebench_unit_test module)
   cmake_parse_arguments(T "" "" "SOURCES;DEPS;LABELS" ${ARGN})
   set(exe unit_${module})
   add_executable(${exe} ${T_SOURCES})
-  target_link_libraries(${exe} PRIVATE servebench_${module} ${T_DEPS} GTest::gtest GTest::gtest_main GTest::gmock)
+  target_link_libraries(${exe} PRIVATE servebench_${module} ${T_DEPS} GTest::gtest GTest::gtest_main GTest::gmock
+                        Boost::json fmt::fmt)
   # tests/support/ holds the helpers every suite shares ("support/fixture.hpp").
   target_include_directories(${exe} PRIVATE ${CMAKE_SOURCE_DIR}/tests)
   servebench_warnings(${exe})
-  target_compile_definitions(${exe} PRIVATE
-    SERVEBENCH_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
-    SERVEBENCH_SHARED_DIR="${CMAKE_SOURCE_DIR}/tests/fixtures")
+  servebench_unit_test_definitions(${exe})
   if(NOT T_LABELS)
     set(T_LABELS unit)
   endif()
-  # Every test file includes these; one precompiled header per test binary saves minutes on 2 cores.
-  target_precompile_headers(${exe} PRIVATE <gtest/gtest.h> <boost/json.hpp> <fmt/format.h>)
-  gtest_discover_tests(${exe} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS "${T_LABELS}")
+  # One precompiled header (tests/CMakeLists.txt) serves every unit-test binary: compiled once per
+  # build, and an unchanged header keeps the test objects' ccache entries valid.
+  target_precompile_headers(${exe} REUSE_FROM servebench_test_pch)
+  # The module's name is a label too, so a run can pick suites by module (scripts/sanitize tsan).
+  gtest_discover_tests(${exe} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS "${T_LABELS};${module}")
 endfunction()
