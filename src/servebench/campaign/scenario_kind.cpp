@@ -109,7 +109,8 @@ std::optional<double> expected_hit_rate(const ScenarioSpec& s, std::int64_t requ
     const auto& w = s.conversation;
     double per_conversation = 0;
     for (std::int64_t t = 1; t <= w.turns; ++t) per_conversation += static_cast<double>(load::turn_input_len(w, t));
-    measured_tokens = static_cast<double>(requests / w.turns) * per_conversation;
+    const std::int64_t conversations = requests / w.turns;  // whole conversations only
+    measured_tokens = static_cast<double>(conversations) * per_conversation;
     warmup_tokens = static_cast<double>(warmup * w.user_len);
     rate = load::expected_hit_rate(w);
   } else {

@@ -16,7 +16,8 @@ std::atomic<int> g_signal{0};
 std::atomic<pid_t> g_group{0};
 int g_pipe[2] = {-1, -1};
 
-static_assert(std::atomic<int>::is_always_lock_free && std::atomic<pid_t>::is_always_lock_free);
+static_assert(std::atomic<int>::is_always_lock_free);
+static_assert(std::atomic<pid_t>::is_always_lock_free);
 
 // Async-signal-safe only: atomics, kill, write.
 void on_signal(int sig) {

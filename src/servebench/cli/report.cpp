@@ -57,7 +57,7 @@ void add_report(CLI::App& app, CommandFn& selected) {
   cmd->add_option("--format", args->formats, "comma list of md, html, json (default md,html)");
   auto* exp = cmd->add_subcommand("export", "cookbook rows, InferenceX-style CSV and vLLM-style JSON only");
   add_common_options(exp, *export_args);
-  cmd->callback([&selected, args, cmd, exp] {
+  cmd->callback([&selected, args, exp] {
     if (exp->parsed()) return;
     selected = [args] { return run_report(*args, unwrap(report::parse_formats(args->formats))); };
   });

@@ -93,7 +93,7 @@ util::Result<Response> BlockingClient::send(const Request& request, std::chrono:
   std::lock_guard call_lock(m_impl->call_mutex);
   CollectingSink sink;
   StreamClient& client = *m_impl->client;
-  m_impl->loop.post([&client, &sink, request, timeout]() mutable { client.start(std::move(request), sink, timeout); });
+  m_impl->loop.post([&client, &sink, request = Request(request), timeout]() mutable { client.start(std::move(request), sink, timeout); });
   if (!sink.wait(timeout.count() == 0 ? std::chrono::nanoseconds{0} : timeout + k_wait_slack)) {
     m_impl->loop.post([&client] { client.cancel_all(); });
     sink.wait({});

@@ -18,13 +18,11 @@ const std::vector<std::string> k_headers{"C",           "arm",          "status"
                                          "done/failed", "out tok/s",    "total tok/s/GPU", "TTFT mean ms",
                                          "TTFT P95 ms", "TPOT mean ms", "TPOT P95 ms",     "ITL P95 ms",
                                          "E2E P95 ms",  "accept",       "cache hit",       "note"};
-constexpr std::size_t k_first_metric = 5;  // "out tok/s"
 // Above this many point rows a scenario table shows no ratio rows (they would nearly double it);
 // every point keeps its own row with its exact values.
 constexpr std::size_t k_max_rows_with_ratios = 1000;
-constexpr std::size_t k_last_metric = 12;  // "E2E P95 ms"
 
-// The metric cells k_first_metric..k_last_metric as numbers, for ratios.
+// The metric cells "out tok/s" .. "E2E P95 ms" as numbers, for ratios.
 std::vector<double> metric_values(const results::PointRecord& r) {
   return {r.throughput.output_tok_per_s,
           total_per_gpu(r),
