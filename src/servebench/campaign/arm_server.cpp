@@ -26,7 +26,8 @@ std::optional<std::uint16_t> find_listening_port(const std::filesystem::path& lo
 
 util::Result<std::unique_ptr<ArmServer>> ArmServer::start(const ArmSpec& arm, const ServerFiles& files, StopSignal& stop,
                                                           const std::filesystem::path& self_exe,
-                                                          const util::Clock& clock) {
+                                                          const util::Clock& clock,
+                                                          const std::vector<std::string>& launch_wrapper) {
   std::unique_ptr<ArmServer> s(new ArmServer(arm, stop, clock));
   const std::filesystem::path& log = files.log;
   s->m_log = log;
@@ -37,7 +38,7 @@ util::Result<std::unique_ptr<ArmServer>> ArmServer::start(const ArmSpec& arm, co
     if (auto ok = s->wait_ready(nullptr); !ok) return std::unexpected(ok.error());
     return s;
   }
-  auto plan = plan_launch(arm, self_exe);
+  auto plan = plan_launch(arm, self_exe, launch_wrapper);
   if (!plan) return std::unexpected(plan.error());
   plan->spawn.log = log;
   s->m_command = plan->command;

@@ -34,7 +34,8 @@ class ArmServer {
   // `clock` sets the readiness deadline.
   static util::Result<std::unique_ptr<ArmServer>> start(const ArmSpec& arm, const ServerFiles& files, StopSignal& stop,
                                                         const std::filesystem::path& self_exe,
-                                                        const util::Clock& clock = util::steady_clock());
+                                                        const util::Clock& clock = util::steady_clock(),
+                                                        const std::vector<std::string>& launch_wrapper = {});
   ~ArmServer();  // stop()
 
   const std::string& base_url() const { return m_base_url; }

@@ -60,7 +60,7 @@ util::Result<void> ArmSession::start_server() {
   const util::Clock& clock = *m_env.clock.steady;
   const auto t0 = clock.now();
   auto server = ArmServer::start(m_arm, {m_run.server_log(m_arm.name), m_run.server_pid(m_arm.name)}, *m_env.stop,
-                                 m_env.self_exe, clock);
+                                 m_env.self_exe, clock, m_env.launch_wrapper);
   if (!server) return std::unexpected(server.error());
   m_server = std::move(*server);
   const double ready_s = util::to_seconds(clock.now() - t0);

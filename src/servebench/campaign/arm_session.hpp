@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "servebench/campaign/arm_server.hpp"
 #include "servebench/campaign/gate.hpp"
@@ -26,6 +27,7 @@ struct SessionEnv {
   std::FILE* console = stdout;
   results::ToolInfo tool;
   CampaignClock clock;
+  std::vector<std::string> launch_wrapper;  // RunOptions::launch_wrapper
 };
 
 class ArmSession {

@@ -129,6 +129,8 @@ std::optional<ArmSpec> read_arm(util::YamlFields& root, const YAML::Node& n, con
   a.env = read_env(f);
   a.gpus = static_cast<int>(f.integer("gpus", 1));
   if (a.gpus < 1) f.note_at(f.node("gpus"), fmt::format("{}.gpus must be >= 1", f.what()));
+  a.nodes = static_cast<int>(f.integer("nodes", 1));
+  if (a.nodes < 1 || a.nodes > 1024) f.note_at(f.node("nodes"), fmt::format("{}.nodes must be in 1..1024", f.what()));
   a.model = f.string("model");
   a.ready_timeout = std::chrono::seconds(f.integer("ready_timeout_s", 600));
   a.stop_timeout = std::chrono::seconds(f.integer("stop_timeout_s", 30));

@@ -87,7 +87,8 @@ std::string substitute_port(std::string text, std::uint16_t port) {
   return util::replace_all(std::move(text), k_port, std::to_string(port));
 }
 
-util::Result<LaunchPlan> plan_launch(const ArmSpec& arm, const std::filesystem::path& self_exe) {
+util::Result<LaunchPlan> plan_launch(const ArmSpec& arm, const std::filesystem::path& self_exe,
+                                     const std::vector<std::string>& wrapper) {
   SB_CHECK(arm.launch.has_value());
   LaunchPlan plan;
   std::string command = *arm.launch;
@@ -110,6 +111,17 @@ util::Result<LaunchPlan> plan_launch(const ArmSpec& arm, const std::filesystem::
   }
   plan.command = command;
   plan.spawn.env = env_words(arm, self_exe);
+  if (!wrapper.empty()) {  // the scheduler's launcher runs the command (it passes the environment on)
+    plan.spawn = shell_spawn(command, plan.spawn.env, self_exe);
+    auto program = find_program(wrapper.front(), self_exe);
+    if (!program) return util::failf(ErrorKind::bad_input, "arm '{}': launch wrapper: {}", arm.name, program.error().message);
+    plan.spawn.program = *program;
+    std::vector<std::string> argv = wrapper;
+    argv.insert(argv.end(), {"/bin/sh", "-c", command});
+    plan.spawn.argv = std::move(argv);
+    plan.command = util::join(wrapper, " ") + " " + command;
+    return plan;
+  }
   if (!direct) {
     plan.spawn = shell_spawn(command, plan.spawn.env, self_exe);
     return plan;

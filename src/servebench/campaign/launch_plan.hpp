@@ -34,9 +34,12 @@ util::Result<std::uint16_t> pick_free_port();
 // `text` with every {port} replaced.
 std::string substitute_port(std::string text, std::uint16_t port);
 
-// Plans the launch of `arm` (which has a launch). Fails (bad_input) when the command does not split
-// or its program is not found; (io) when no free port can be found.
-util::Result<LaunchPlan> plan_launch(const ArmSpec& arm, const std::filesystem::path& self_exe);
+// Plans the launch of `arm` (which has a launch). With a `wrapper` (`srun --overlap ...` in a
+// Slurm job) the command runs as `WRAPPER... /bin/sh -c COMMAND`. Fails (bad_input) when the
+// command does not split or its program (or the wrapper's) is not found; (io) when no free port can
+// be found.
+util::Result<LaunchPlan> plan_launch(const ArmSpec& arm, const std::filesystem::path& self_exe,
+                                     const std::vector<std::string>& wrapper = {});
 // A shell command (hooks) run by /bin/sh -c with `env` added and `servebench` resolving to this binary.
 SpawnSpec shell_spawn(const std::string& command, std::vector<std::string> env, const std::filesystem::path& self_exe);
 

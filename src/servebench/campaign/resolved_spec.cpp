@@ -66,6 +66,7 @@ void emit_arm(YAML::Emitter& y, const ArmSpec& a) {
     y << YAML::EndMap;
   }
   y << YAML::Key << "gpus" << YAML::Value << a.gpus;
+  if (a.nodes != 1) y << YAML::Key << "nodes" << YAML::Value << a.nodes;  // single-node files stay as they were
   if (!a.model.empty()) y << YAML::Key << "model" << YAML::Value << a.model;
   y << YAML::Key << "ready_timeout_s" << YAML::Value << a.ready_timeout.count();
   y << YAML::Key << "stop_timeout_s" << YAML::Value << a.stop_timeout.count();

@@ -2,11 +2,13 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "servebench/campaign/arm_session.hpp"
 #include "servebench/campaign/assets.hpp"
+#include "servebench/campaign/executor.hpp"
 #include "servebench/campaign/live_progress.hpp"
 #include "servebench/campaign/run_directory.hpp"
 #include "servebench/campaign/status_file.hpp"
@@ -49,7 +51,7 @@ void print_point(std::FILE* out, std::size_t n, std::size_t total, const results
 }
 
 // The state of one campaign run: the ledger, the plan and what is left.
-class Run {
+class Run final : public RunHost {
  public:
   Run(const CampaignSpec& spec, const RunOptions& options, RunDirectory& dir, StopSignal& stop)
       : m_spec(spec), m_options(options), m_dir(dir), m_stop(stop), m_planned(expand(spec, options.only)),
@@ -57,7 +59,25 @@ class Run {
 
   util::Result<int> execute();
 
+  // RunHost
+  const CampaignSpec& spec() const override { return m_spec; }
+  const results::RunLayout& layout() const override { return m_dir.layout(); }
+  StopSignal& stop() override { return m_stop; }
+  std::FILE* console() override { return m_options.console; }
+  const util::WallClock& wall_clock() const override { return *m_options.clock.wall; }
+  bool rerun_invalid() const override { return m_options.rerun_invalid; }
+  util::Result<void> run_here(const ArmWork& work) override { return run_arm(work.arm, work.points); }
+  util::Result<void> record(const results::PointRecord& r) override { return record(r, nullptr); }
+  util::Result<void> fail_rest(const ArmWork& work, const std::string& why) override;
+  util::Result<void> record_fact(const boost::json::object& o) override { return results::append_object(m_dir.ledger(), o); }
+  util::Result<results::Ledger> ledger() const override { return results::read_ledger(m_dir.ledger()); }
+  void status(const std::string& state, const std::string& current) override { update_status(state, current); }
+  void note_unreachable() override { m_unreachable = true; }
+
  private:
+  SessionEnv session_env() {
+    return {m_dir.path(), self_executable(), &m_stop, m_options.console, m_options.tool, m_options.clock, m_options.launch_wrapper};
+  }
   util::Result<void> load_ledger();
   util::Result<void> run_arm(std::size_t arm, const std::vector<PlannedPoint>& points);
   // Runs points[i]; false when the arm's remaining points cannot run (recorded as failed) or a stop came.
@@ -74,6 +94,7 @@ class Run {
   std::vector<PlannedPoint> m_planned;
   std::map<results::PointKey, PointStatus> m_latest;
   std::vector<results::PointRecord> m_latest_records;
+  std::set<results::PointKey> m_recorded_now;  // points recorded by this process
   std::size_t m_to_run = 0, m_recorded = 0, m_measured = 0;
   util::Nanos m_measured_time{0};
   bool m_unreachable = false;
@@ -93,10 +114,14 @@ util::Result<void> Run::load_ledger() {
 util::Result<void> Run::record(const results::PointRecord& r, const PointOutcome* outcome) {
   if (auto ok = results::append_point(m_dir.ledger(), r); !ok) return ok;
   m_latest[results::key_of(r)] = r.status;
+  // A point recorded again (a resubmitted cluster job measures it anew) is still one point of the plan.
+  const bool again = !m_recorded_now.insert(results::key_of(r)).second;
   std::erase_if(m_latest_records, [&](const results::PointRecord& x) { return results::key_of(x) == results::key_of(r); });
   m_latest_records.push_back(r);
-  ++m_recorded;
-  if (m_to_run > 0) --m_to_run;
+  if (!again) {
+    ++m_recorded;
+    if (m_to_run > 0) --m_to_run;
+  }
   m_live.clear();
   print_point(m_options.console, m_recorded, m_recorded + m_to_run, r, outcome);
   return {};
@@ -109,6 +134,15 @@ void Run::fail_all(const ArmContext& ctx, const std::vector<PlannedPoint>& point
       return;
     }
   }
+}
+
+util::Result<void> Run::fail_rest(const ArmWork& work, const std::string& why) {
+  ArmSession session(m_spec, m_spec.arms[work.arm], session_env());  // not opened: only its context
+  for (const auto& p : work.points) {
+    if (m_recorded_now.contains(key_of(m_spec, p))) continue;
+    if (auto ok = record(failed_record(session.context(), p, why), nullptr); !ok) return ok;
+  }
+  return {};
 }
 
 void Run::update_status(const std::string& state, const std::string& current) {
@@ -127,7 +161,7 @@ void Run::update_status(const std::string& state, const std::string& current) {
 
 util::Result<void> Run::run_arm(std::size_t arm_index, const std::vector<PlannedPoint>& points) {
   const ArmSpec& arm = m_spec.arms[arm_index];
-  ArmSession session(m_spec, arm, {m_dir.path(), self_executable(), &m_stop, m_options.console, m_options.tool, m_options.clock});
+  ArmSession session(m_spec, arm, session_env());
   update_status("running", "arm " + arm.name + " starting");
   if (auto opened = session.open(); !opened) {
     if (m_stop.requested()) return {};
@@ -222,13 +256,16 @@ util::Result<int> Run::execute() {
   }
   fmt::print(m_options.console, "campaign {}: {} points planned, {} already settled, {} to run; run directory {}\n",
              m_spec.name, m_planned.size(), m_planned.size() - m_to_run, m_to_run, m_dir.path().string());
+  std::vector<ArmWork> work;
+  for (std::size_t a = 0; a < per_arm.size(); ++a) {
+    if (!per_arm[a].empty()) work.push_back({a, std::move(per_arm[a])});
+  }
+  LocalExecutor local;
+  Executor& executor = m_options.executor != nullptr ? *m_options.executor : local;
   Telemetry telemetry(m_dir.layout(), m_spec.telemetry.interval);
-  for (std::size_t a = 0; a < per_arm.size() && !m_stop.requested(); ++a) {
-    if (per_arm[a].empty()) continue;
-    if (auto ok = run_arm(a, per_arm[a]); !ok) {
-      update_status("stopped: " + ok.error().message, "");
-      return std::unexpected(ok.error());
-    }
+  if (auto ok = executor.run(*this, work); !ok) {
+    update_status("stopped: " + ok.error().message, "");
+    return std::unexpected(ok.error());
   }
   telemetry.stop();
   const int code = exit_code();
@@ -243,6 +280,14 @@ util::Result<int> Run::execute() {
 }
 
 }  // namespace
+
+util::Result<void> LocalExecutor::run(RunHost& host, const std::vector<ArmWork>& work) {
+  for (const auto& w : work) {
+    if (host.stop().requested()) break;
+    if (auto ok = host.run_here(w); !ok) return ok;
+  }
+  return {};
+}
 
 std::filesystem::path default_out_dir(const CampaignSpec& spec, util::WallTime now) {
   std::string stamp = util::format_utc(now);  // 2026-11-29T15:00:00Z

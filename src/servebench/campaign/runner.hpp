@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "servebench/campaign/matrix.hpp"
 #include "servebench/campaign/campaign_clock.hpp"
@@ -15,6 +16,8 @@
 #include "servebench/util/clock.hpp"
 
 namespace servebench::campaign {
+
+class Executor;  // executor.hpp
 
 struct RunOptions {
   std::filesystem::path out;
@@ -25,6 +28,10 @@ struct RunOptions {
   results::ToolInfo tool;
   std::FILE* console = stdout;
   CampaignClock clock;
+  Executor* executor = nullptr;  // where arms run; nullptr: here, one after another (LocalExecutor)
+  // Words put before every launched server's command, e.g. `srun --overlap ...` inside a Slurm job
+  // (the command then runs as `WRAPPER... /bin/sh -c COMMAND`); empty: the command as it is.
+  std::vector<std::string> launch_wrapper;
 };
 
 // Exit codes of a finished campaign (util/exit_code.hpp): ok when every planned point is ok or

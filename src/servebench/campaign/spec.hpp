@@ -85,6 +85,7 @@ struct ArmSpec {
   std::string base_url;               // may hold {port} when launch does
   std::vector<flags::EnvVar> env;       // given to the launched server; recorded in server_facts.json
   int gpus = 1;
+  int nodes = 1;                      // machines the server spans (cluster executors, docs/scale-out.md)
   std::string model;                  // requests name it; empty: the server's first model
   std::chrono::seconds ready_timeout{600}, stop_timeout{30};
   std::string before, after;          // shell hooks; after runs on every exit path once before ran

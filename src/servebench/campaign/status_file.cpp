@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "servebench/results/job_record.hpp"
 #include "servebench/results/ledger.hpp"
 #include "servebench/results/run_files.hpp"
 
@@ -85,6 +86,13 @@ util::Result<std::string> status_report(const std::filesystem::path& dir) {
   for (const auto& r : latest) {
     if (r.status == results::PointStatus::ok) continue;
     out += fmt::format("  {:<32} {:<8} {}\n", results::point_id(results::key_of(r)), results::to_string(r.status), r.reason);
+  }
+  if (const auto jobs = results::latest_jobs(*ledger); !jobs.empty()) {  // cluster executors (docs/scale-out.md)
+    out += "\njobs:\n";
+    for (const auto& j : jobs) {
+      out += fmt::format("  {:<24} {} job {:<10} attempt {}  {:<12} {}  {}{}\n", j.arm, j.executor, j.job_id, j.attempt, j.state,
+                         j.at, j.dir, j.reason.empty() ? "" : "  (" + j.reason + ")");
+    }
   }
   for (const auto& issue : ledger->issues) out += fmt::format("  ledger: {}\n", issue.message);
   return out;

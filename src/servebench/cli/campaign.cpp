@@ -1,24 +1,30 @@
 // `servebench campaign run FILE.yaml [--out DIR] [--only arm=a,scenario=s,c=8] [--rerun-invalid] [--dry-run]
-// [--allow-changed-assets] [--no-progress]`, `servebench campaign status DIR` and
-// `servebench campaign verify-assets DIR [--against OTHER]`. The whole file is read and validated
+// [--allow-changed-assets] [--no-progress]`, `servebench campaign status DIR`,
+// `servebench campaign verify-assets DIR [--against OTHER]` and `servebench campaign merge OUT DIR...`. The whole file is read and validated
 // before anything is launched or written (bad input: exit 2 naming file:line:col). Protocol:
 // docs/protocol.md.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "servebench/campaign/assets.hpp"
 #include "servebench/campaign/runner.hpp"
 #include "servebench/campaign/status_file.hpp"
+#include "servebench/cli/campaign_executors.hpp"
 #include "servebench/cli/command.hpp"
 #include "servebench/cli/version.hpp"
+#include "servebench/results/run_merge.hpp"
+#include "servebench/util/strings.hpp"
 
 namespace servebench::cli {
 namespace {
 
 struct CampaignArgs {
   std::string file, out, only, status_dir, against;
+  std::vector<std::string> merge_sources;
+  ExecutorArgs exec;
   bool rerun_invalid = false, dry_run = false, allow_changed_assets = false, no_progress = false;
 };
 
@@ -42,7 +48,25 @@ int run_campaign(const CampaignArgs& args) {
     fmt::print("{}", campaign::dry_run_text(spec, options));
     return k_exit_ok;
   }
+  if (args.exec.executor == "k8s") return emit_k8s(spec, args.exec);
+  const auto executor = make_executor(args.exec);
+  options.executor = executor.get();
+  if (!args.exec.launch_wrapper.empty()) options.launch_wrapper = unwrap(util::shell_split(args.exec.launch_wrapper));
   return unwrap(campaign::run_campaign(spec, options));
+}
+
+// `campaign merge OUT DIR...`: the run directories of one campaign's jobs joined into one.
+int merge_campaign(const CampaignArgs& args) {
+  const auto summary = unwrap(results::merge_run_dirs(args.out, {args.merge_sources.begin(), args.merge_sources.end()}));
+  fmt::print("merged {} run director{} into {}: {} points\n", summary.sources.size(),
+             summary.sources.size() == 1 ? "y" : "ies", args.out, summary.points);
+  for (const auto& p : summary.superseded) {
+    for (const auto& d : p.dropped) {
+      fmt::print("  {} measured twice: kept {} ({}), dropped {} ({})\n", p.point, p.kept.source, p.kept.started_at, d.source,
+                 d.started_at);
+    }
+  }
+  return k_exit_ok;
 }
 
 }  // namespace
@@ -61,6 +85,7 @@ void add_campaign(CLI::App& app, CommandFn& selected) {
   run->add_flag("--no-progress", args->no_progress,
                 "on a terminal, print one line per finished point instead of redrawing the point in progress");
   run->add_flag("--dry-run", args->dry_run, "print the expanded matrix with caps and order; touch nothing");
+  add_executor_options(*run, args->exec);
   run->footer("Exit: 0 all points ok or skipped, 1 a point failed or is invalid, 2 bad input, 3 a server did not "
               "start, 130/143 interrupted. Protocol and resume rules: docs/protocol.md.");
   auto* status = cmd->add_subcommand("status", "progress of a run directory (from its ledger and status.txt)");
@@ -69,6 +94,12 @@ void add_campaign(CLI::App& app, CommandFn& selected) {
   verify->add_option("dir", args->status_dir, "run directory")->required();
   verify->add_option("--against", args->against, "another machine's run directory, or a directory holding copies of the assets");
   verify->footer("Exit: 0 identical, 1 something differs, 2 no asset ledger.");
+  auto* merge = cmd->add_subcommand("merge", "join the run directories of one campaign (cluster jobs) into one, each point once");
+  merge->add_option("out", args->out, "the merged run directory (created; an earlier merge there is replaced)")->required();
+  merge->add_option("dirs", args->merge_sources, "run directories to merge")->required();
+  merge->footer("A point measured in several directories keeps its latest measurement (started_at); merge.json and the "
+                "report list the measurements dropped. Report it with `servebench report OUT`. Exit: 0 merged, 2 bad input.");
+  merge->callback([&selected, args] { selected = [args] { return merge_campaign(*args); }; });
   verify->callback([&selected, args] {
     selected = [args] {
       const auto v = unwrap(campaign::verify_assets(args->status_dir, args->against));

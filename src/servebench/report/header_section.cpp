@@ -113,6 +113,32 @@ std::vector<std::string> overview_items(const CampaignSet& set) {
   return items;
 }
 
+// A merged directory (`campaign merge`, a cluster executor): which jobs it joins, and every point
+// that more than one of them measured — the report shows the later measurement only.
+std::vector<std::string> merge_lines(const CampaignSet& set) {
+  std::vector<std::string> lines;
+  for (const auto& run : set.runs) {
+    if (!run.merge) continue;
+    const auto& m = *run.merge;
+    std::string line = fmt::format("{} merges {} run director{} ({}) into {} points", run.label, m.sources.size(),
+                                   m.sources.size() == 1 ? "y" : "ies", util::join(m.sources, ", "), m.points);
+    if (m.superseded.empty()) {
+      lines.push_back(line + "; no point was measured twice.");
+      continue;
+    }
+    std::vector<std::string> parts;
+    for (const auto& p : m.superseded) {
+      std::vector<std::string> dropped;
+      for (const auto& d : p.dropped) dropped.push_back(fmt::format("{} at {}", d.source, d.started_at));
+      parts.push_back(fmt::format("{} (shown: {} at {}; dropped: {})", p.point, p.kept.source, p.kept.started_at,
+                                  util::join(dropped, ", ")));
+    }
+    lines.push_back(fmt::format("{}; {} point{} measured by more than one job, the later measurement kept: {}.", line,
+                                m.superseded.size(), m.superseded.size() == 1 ? " was" : "s were", util::join(parts, "; ")));
+  }
+  return lines;
+}
+
 Table machine_table(const CampaignSet& set) {
   Table t{{"arm", "engine", "engine version", "model", "GPUs", "hardware", "facts captured at"},
           {Align::left, Align::left, Align::left, Align::left, Align::right, Align::left, Align::left},
@@ -153,6 +179,7 @@ void add_header_section(const CampaignSet& set, Document& doc) {
   doc.add(Heading{2, "Campaign"});
   doc.add(BulletList{overview_items(set)});
   if (!set.issues.empty()) doc.add(Paragraph{issue_summary(set)});
+  for (auto& line : merge_lines(set)) doc.add(Paragraph{std::move(line)});
   doc.add(Heading{3, "Machine and engine (server_facts.json)"});
   doc.add(machine_table(set));
   doc.add(Heading{3, "Protocol (campaign.yaml)"});

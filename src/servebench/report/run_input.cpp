@@ -56,6 +56,9 @@ util::Result<RunInput> read_run_input(const fs::path& dir) {
   auto campaign = read_campaign_summary(layout);
   if (!campaign) return std::unexpected(campaign.error());
   run.campaign = std::move(*campaign);
+  auto merge = results::read_merge_summary(dir);
+  if (!merge) return std::unexpected(merge.error());
+  run.merge = std::move(*merge);
   for (const auto& name : arm_names(run, layout)) {
     auto arm = read_arm(layout, name);
     if (!arm) return std::unexpected(arm.error());

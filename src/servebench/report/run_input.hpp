@@ -3,6 +3,7 @@
 // to its latest record per point, the campaign summary, and the facts and gate of every arm.
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "servebench/results/ledger.hpp"
 #include "servebench/results/point.hpp"
 #include "servebench/results/run_layout.hpp"
+#include "servebench/results/run_merge.hpp"
 #include "servebench/util/result.hpp"
 
 namespace servebench::report {
@@ -28,11 +30,12 @@ struct RunInput {
   std::vector<results::LedgerIssue> issues;  // unreadable ledger lines
   std::vector<ArmInput> arms;                // ledger order, then arms/ directories not in the ledger
   std::string ledger_campaign;               // `campaign` of the ledger's first point record
+  std::optional<results::MergeSummary> merge;  // merge.json: the directory joins several runs (jobs)
   std::string campaign_name() const;         // campaign.yaml name, else the ledger's, else the label
 };
 
-// Reads DIR/ledger.jsonl (required), DIR/campaign.yaml and DIR/arms/*/{server_facts,gate}.json
-// (optional). Fails (bad_input, naming the file) when the directory or its ledger is missing or a
+// Reads DIR/ledger.jsonl (required), DIR/campaign.yaml, DIR/merge.json and
+// DIR/arms/*/{server_facts,gate}.json (optional). Fails (bad_input, naming the file) when the directory or its ledger is missing or a
 // file exists but cannot be parsed; unreadable ledger lines are issues, not failures.
 util::Result<RunInput> read_run_input(const std::filesystem::path& dir);
 

@@ -2,6 +2,8 @@
 
 #include "servebench/results/asset_ledger.hpp"
 #include "servebench/results/in_service_file.hpp"
+#include "servebench/results/job_record.hpp"
+#include "servebench/results/run_merge.hpp"
 
 #include <cctype>
 #include <set>
@@ -33,6 +35,16 @@ fs::path RunLayout::ledger() const { return m_dir / "ledger.jsonl"; }
 fs::path RunLayout::campaign_file() const { return m_dir / "campaign.yaml"; }
 fs::path RunLayout::status() const { return m_dir / "status.txt"; }
 fs::path RunLayout::lock() const { return m_dir / ".lock"; }
+fs::path merge_file(const RunLayout& run) { return run.dir() / "merge.json"; }
+std::string job_dir_ref(std::string_view arm, int attempt) { return fmt::format("jobs/{}-{}", component(arm), attempt); }
+fs::path job_dir(const RunLayout& run, std::string_view arm, int attempt) { return run.dir() / job_dir_ref(arm, attempt); }
+fs::path job_script(const RunLayout& run, std::string_view arm, int attempt) {
+  return run.dir() / (job_dir_ref(arm, attempt) + ".sbatch");
+}
+fs::path job_log(const RunLayout& run, std::string_view arm, int attempt) {
+  return run.dir() / (job_dir_ref(arm, attempt) + ".log");
+}
+fs::path manifests_dir(const RunLayout& run) { return run.dir() / "k8s"; }
 fs::path assets_file(const RunLayout& run) { return run.dir() / "assets.json"; }
 fs::path in_service_file(const RunLayout& run, std::string_view arm) { return run.arm_dir(arm) / "in_service.json"; }
 

@@ -28,7 +28,7 @@ struct Fixture {
   }
   ~Fixture() { std::fclose(console); }
   SessionEnv env() {
-    return {dir, "/x/servebench", &StopSignal::install(), console, {"0.1.0", "t"}, CampaignClock{}};
+    return {dir, "/x/servebench", &StopSignal::install(), console, {"0.1.0", "t"}, CampaignClock{}, {}};
   }
   std::string hooks() const { return util::read_file(dir / "hooks.txt").value_or(""); }
 

@@ -89,3 +89,24 @@ TEST(LaunchPlan, HooksRunThroughShWithServebenchOnPath) {
 
 }  // namespace
 }  // namespace servebench::campaign
+
+namespace servebench::campaign {
+namespace {
+
+TEST(LaunchPlan, AWrapperRunsTheCommandThroughShUnderIt) {
+  const std::filesystem::path self = "/opt/sb/bin/servebench";
+  auto p = plan_launch(arm_with("servebench serve-sim --hw h200 --port {port}", {{"B", "2"}}), self,
+                       {"/bin/echo", "--nodes=2", "--overlap"});
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(p->port_source, PortSource::listening_line) << "serve-sim still says which port it took";
+  EXPECT_EQ(p->spawn.program, "/bin/echo");
+  EXPECT_EQ(p->spawn.argv, (std::vector<std::string>{"/bin/echo", "--nodes=2", "--overlap", "/bin/sh", "-c",
+                                                     "servebench serve-sim --hw h200 --port 0"}));
+  EXPECT_TRUE(has_env(*p, "B=2"));
+  EXPECT_TRUE(p->spawn.env.front().starts_with("PATH=/opt/sb/bin:")) << "servebench resolves to this binary under sh";
+  EXPECT_EQ(p->command, "/bin/echo --nodes=2 --overlap servebench serve-sim --hw h200 --port 0");
+  EXPECT_FALSE(plan_launch(arm_with("/bin/true"), self, {"no-such-launcher-anywhere"}));
+}
+
+}  // namespace
+}  // namespace servebench::campaign
