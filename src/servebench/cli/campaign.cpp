@@ -29,7 +29,8 @@ struct CampaignArgs {
 };
 
 int run_campaign(const CampaignArgs& args) {
-  const auto spec = unwrap(campaign::read_campaign(args.file));
+  auto spec = unwrap(campaign::read_campaign(args.file));
+  apply_node_flags(spec, args.exec);
   campaign::RunOptions options;
   options.out = args.out.empty() ? campaign::default_out_dir(spec, util::system_wall_clock().now())
                                  : std::filesystem::path(args.out);

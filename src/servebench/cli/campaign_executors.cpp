@@ -5,6 +5,7 @@
 #include "servebench/campaign/launch_plan.hpp"
 #include "servebench/cli/command.hpp"
 #include "servebench/cluster/k8s_manifests.hpp"
+#include "servebench/cluster/node_launch.hpp"
 #include "servebench/cluster/slurm_executor.hpp"
 #include "servebench/util/strings.hpp"
 
@@ -28,6 +29,15 @@ void add_executor_options(CLI::App& run, ExecutorArgs& a) {
   // Set by the Slurm executor's batch scripts, not by people.
   run.add_option("--launch-wrapper", a.launch_wrapper, "words every server launch runs under (srun inside a job)")
       ->group("");
+  run.add_flag("--node-flags", a.node_flags, "fill multi-node flags per rank from Slurm's environment")->group("");
+}
+
+void apply_node_flags(campaign::CampaignSpec& spec, const ExecutorArgs& a) {
+  if (!a.node_flags) return;
+  const auto facts = unwrap(recipe::load_render_facts());
+  for (auto& arm : spec.arms) {
+    if (arm.nodes > 1 && arm.launch) arm.launch = unwrap(cluster::ranked_launch(arm, facts, cluster::k_slurm_rank, cluster::k_slurm_node0));
+  }
 }
 
 std::unique_ptr<campaign::Executor> make_executor(const ExecutorArgs& a) {

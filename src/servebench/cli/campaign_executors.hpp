@@ -22,12 +22,16 @@ struct ExecutorArgs {
   std::int64_t poll_ms = 2000;
   bool no_gpu_request = false;
   std::string launch_wrapper;  // inside a job: the words the server runs under
+  bool node_flags = false;     // inside a multi-node Slurm job: fill each rank's multi-node flags
   std::string k8s_image = "servebench:latest", k8s_server_image, k8s_volume_claim = "servebench-runs";
 };
 
 void add_executor_options(CLI::App& run, ExecutorArgs& args);
 // The executor of `--executor slurm` (nullptr for local); throws CommandError for misfit options.
 std::unique_ptr<campaign::Executor> make_executor(const ExecutorArgs& args);
+// Inside a multi-node Slurm job (--node-flags): every arm with nodes > 1 launches with the engine's
+// multi-node flags, rank and rank 0's address from the job's environment.
+void apply_node_flags(campaign::CampaignSpec& spec, const ExecutorArgs& args);
 // `--executor k8s --emit DIR`: writes the manifests and prints how to apply them; exit code.
 int emit_k8s(const campaign::CampaignSpec& spec, const ExecutorArgs& args);
 

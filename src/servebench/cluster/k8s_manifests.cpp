@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "servebench/cluster/node_launch.hpp"
 #include "servebench/cluster/slurm_executor.hpp"
 #include "servebench/engines/adapter.hpp"
-#include "servebench/recipe/node_flags.hpp"
 #include "servebench/results/job_record.hpp"
 #include "servebench/util/file_io.hpp"
 #include "servebench/util/strings.hpp"
@@ -52,14 +52,9 @@ std::string campaign_map_name(const CampaignSpec& spec) { return object_name("se
 // The launch command the server container runs: {port} fixed, multi-node flags per rank from the
 // LeaderWorkerSet's environment.
 util::Result<std::string> server_command(const ArmSpec& arm, const recipe::RenderFacts& facts, const K8sOptions& o) {
-  std::string command = util::replace_all(*arm.launch, "{port}", std::to_string(o.port));
-  if (arm.nodes <= 1) return command;
-  auto words = util::shell_split(command);
-  if (!words) return std::unexpected(words.error());
-  auto ranked = recipe::insert_node_flags(facts, engines::dialect_of(arm.engine), std::move(*words),
-                                          {arm.nodes, "$LWS_WORKER_INDEX", "$LWS_LEADER_ADDRESS"});
-  if (!ranked) return std::unexpected(util::with_context(ranked.error(), "arm '" + arm.name + "'"));
-  return util::join(*ranked, " ");
+  auto command = ranked_launch(arm, facts, "$LWS_WORKER_INDEX", "$LWS_LEADER_ADDRESS");
+  if (!command) return std::unexpected(command.error());
+  return util::replace_all(*command, "{port}", std::to_string(o.port));
 }
 
 void server_container(YAML::Emitter& y, const ArmSpec& arm, const std::string& command, const K8sOptions& o, bool sidecar) {
@@ -94,7 +89,7 @@ void client_container(YAML::Emitter& y, const CampaignSpec& spec, const ArmSpec&
   y << YAML::Key << "name" << YAML::Value << "client";
   y << YAML::Key << "image" << YAML::Value << o.image;
   y << YAML::Key << "command" << YAML::Value << YAML::Flow << YAML::BeginSeq << "servebench" << "campaign" << "run"
-    << fmt::format("{}/campaign.yaml", k_campaign_mount) << "--only" << "arm=" + arm.name << "--out" << out
+    << fmt::format("{}/{}.yaml", k_campaign_mount, spec.name) << "--only" << "arm=" + arm.name << "--out" << out
     << "--no-progress" << YAML::EndSeq;
   y << YAML::Key << "volumeMounts" << YAML::Value << YAML::BeginSeq;
   y << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << "runs" << YAML::Key << "mountPath"
@@ -190,7 +185,7 @@ std::string campaign_map(const CampaignSpec& spec, const K8sOptions& o) {
   y << YAML::Key << "kind" << YAML::Value << "ConfigMap";
   metadata(y, spec, campaign_map_name(spec), nullptr);
   y << YAML::Key << "data" << YAML::Value << YAML::BeginMap;
-  y << YAML::Key << "campaign.yaml" << YAML::Value << YAML::Literal << campaign::resolved_yaml(attached);
+  y << YAML::Key << spec.name + ".yaml" << YAML::Value << YAML::Literal << campaign::resolved_yaml(attached);
   y << YAML::EndMap << YAML::EndMap;
   return std::string(y.c_str()) + "\n";
 }

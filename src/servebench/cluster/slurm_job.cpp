@@ -52,9 +52,11 @@ std::string render_sbatch(const SlurmJobSpec& job) {
   s += fmt::format("#SBATCH --output={}\n", job.log.string());
   s += "#SBATCH --open-mode=append\n";
   for (const auto& a : job.sbatch_args) s += fmt::format("#SBATCH {}\n", a);
+  if (job.nodes > 1) s += "export SERVEBENCH_NODE0=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n";
   std::vector<std::string> words{quote(job.self_exe.string()), "campaign", "run", quote(job.campaign_file.string()),
                                  "--out", quote(job.job_dir.string()), "--only", quote("arm=" + job.arm), "--no-progress"};
   if (job.rerun_invalid) words.emplace_back("--rerun-invalid");
+  if (job.nodes > 1) words.emplace_back("--node-flags");
   words.emplace_back("--launch-wrapper");
   words.push_back(quote(util::join(srun_wrapper(job.nodes), " ")));
   s += "exec " + util::join(words, " ") + "\n";

@@ -23,6 +23,9 @@ struct SlurmJobSpec {
   bool rerun_invalid = false;
 };
 
+// A multi-node job exports SERVEBENCH_NODE0 (the allocation's first node, where the batch step and
+// rank 0 run) and passes --node-flags, so each rank's launch gets the engine's multi-node flags.
+
 // The `srun` words the arm's server runs under inside the job: one task per node over the
 // allocation, sharing it with the batch step, killed together when one task fails.
 std::vector<std::string> srun_wrapper(int nodes);

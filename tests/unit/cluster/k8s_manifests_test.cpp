@@ -39,7 +39,7 @@ TEST(K8sManifests, DemoCampaignIsAConfigMapAndOneJobPerArm) {
   EXPECT_EQ(map["kind"].as<std::string>(), "ConfigMap");
   EXPECT_EQ(map["metadata"]["name"].as<std::string>(), "servebench-demo");
   // The clients' campaign attaches to the server beside them: it parses, and no arm launches.
-  auto attached = campaign::parse_campaign(map["data"]["campaign.yaml"].as<std::string>(), "configmap", "/");
+  auto attached = campaign::parse_campaign(map["data"]["demo.yaml"].as<std::string>(), "configmap", "/");
   ASSERT_TRUE(attached) << attached.error().message;
   ASSERT_EQ(attached->arms.size(), 2u);
   for (const auto& a : attached->arms) {
@@ -73,7 +73,7 @@ TEST(K8sManifests, DemoCampaignIsAConfigMapAndOneJobPerArm) {
     const YAML::Node client = pod["containers"][0];
     EXPECT_EQ(client["name"].as<std::string>(), "client");
     EXPECT_EQ(strings(client["command"]),
-              (std::vector<std::string>{"servebench", "campaign", "run", "/etc/servebench/campaign.yaml", "--only",
+              (std::vector<std::string>{"servebench", "campaign", "run", "/etc/servebench/demo.yaml", "--only",
                                         "arm=" + arm.name, "--out", "/runs/demo/jobs/" + arm.name + "-1", "--no-progress"}));
     ASSERT_EQ(client["volumeMounts"].size(), 2u);
     EXPECT_EQ(client["volumeMounts"][0]["mountPath"].as<std::string>(), "/runs");

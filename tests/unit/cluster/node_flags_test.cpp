@@ -34,3 +34,29 @@ TEST(NodeFlags, GoAfterTheLastParallelismFlagAndItsValue) {
 
 }  // namespace
 }  // namespace servebench::recipe
+
+#include "servebench/cluster/node_launch.hpp"
+
+namespace servebench::cluster {
+namespace {
+
+TEST(RankedLaunch, MultiNodeArmsGetTheFlagsSingleNodeArmsStayAsWritten) {
+  auto facts = recipe::load_render_facts();
+  ASSERT_TRUE(facts);
+  campaign::ArmSpec arm;
+  arm.name = "big";
+  arm.engine = engines::Engine::sglang;
+  arm.launch = "sglang serve --model-path 'my model' --tp-size 16 --port {port}";
+  EXPECT_EQ(ranked_launch(arm, *facts, k_slurm_rank, k_slurm_node0).value_or(""), *arm.launch);
+  arm.nodes = 2;
+  EXPECT_EQ(ranked_launch(arm, *facts, k_slurm_rank, k_slurm_node0).value_or(""),
+            "sglang serve --model-path 'my model' --tp-size 16 --nnodes 2 --node-rank $SLURM_NODEID "
+            "--dist-init-addr $SERVEBENCH_NODE0:20000 --port {port}");
+  arm.engine = engines::Engine::openai;  // no multi-node rendering known
+  auto none = ranked_launch(arm, *facts, k_slurm_rank, k_slurm_node0);
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().message.find("arm 'big'"), std::string::npos) << none.error().message;
+}
+
+}  // namespace
+}  // namespace servebench::cluster

@@ -25,12 +25,20 @@ TEST(SlurmJob, BatchScriptAsksForTheArmsNodesAndGpusAndRunsTheArmUnderSrun) {
   EXPECT_NE(s.find("#SBATCH --output=/shared/runs/demo/jobs/tp2pp4-2.log\n"), std::string::npos);
   EXPECT_NE(s.find("#SBATCH --partition=gpu\n"), std::string::npos);
   EXPECT_NE(s.find("exec '/opt/sb/servebench' campaign run '/shared/runs/demo/campaign.yaml' --out "
-                   "'/shared/runs/demo/jobs/tp2pp4-2' --only 'arm=tp2pp4' --no-progress --launch-wrapper "
+                   "'/shared/runs/demo/jobs/tp2pp4-2' --only 'arm=tp2pp4' --no-progress --node-flags --launch-wrapper "
                    "'srun --nodes=2 --ntasks=2 --ntasks-per-node=1 --overlap --kill-on-bad-exit=1'\n"),
             std::string::npos)
       << s;
+  // Two nodes: rank 0's address for every rank, and the job fills each rank's multi-node flags.
+  EXPECT_NE(s.find("export SERVEBENCH_NODE0=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n"),
+            std::string::npos);
+  EXPECT_NE(s.find("--no-progress --node-flags --launch-wrapper"), std::string::npos);
   job.gpus_per_node = 0;
-  EXPECT_EQ(render_sbatch(job).find("--gres"), std::string::npos) << "no GPUs asked for: no gres line";
+  job.nodes = 1;
+  const std::string single = render_sbatch(job);
+  EXPECT_EQ(single.find("--gres"), std::string::npos) << "no GPUs asked for: no gres line";
+  EXPECT_EQ(single.find("SERVEBENCH_NODE0"), std::string::npos);
+  EXPECT_EQ(single.find("--node-flags"), std::string::npos);
 }
 
 TEST(SlurmJob, QuotesPathsForTheShell) {
