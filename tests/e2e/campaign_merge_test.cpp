@@ -8,6 +8,7 @@
 namespace servebench::e2e {
 namespace {
 
+// Real time (--sim-time-scale 1), so no point is invalid on a loaded machine.
 std::string merge_campaign() {
   return "name: e2e-merge\n"
          "protocol:\n"
@@ -15,8 +16,8 @@ std::string merge_campaign() {
          "  warmup_requests: 1\n"
          "  client_lag_limit: 1000\n"
          "arms:\n"
-         "  - {name: a, engine: sim, launch: \"" + sim_launch() + "\", ready_timeout_s: 30, gate: false}\n"
-         "  - {name: b, engine: sim, launch: \"" + sim_launch("--tp-size 2") + "\", gpus: 2, ready_timeout_s: 30, gate: false}\n"
+         "  - {name: a, engine: sim, launch: \"" + sim_launch("", 1.0) + "\", ready_timeout_s: 30, gate: false}\n"
+         "  - {name: b, engine: sim, launch: \"" + sim_launch("--tp-size 2", 1.0) + "\", gpus: 2, ready_timeout_s: 30, gate: false}\n"
          "scenarios:\n"
          "  - {name: chat, isl: 256, osl: 16, concurrency: [1, 2]}\n";
 }
