@@ -33,6 +33,7 @@ struct BenchFlags {
   double random_range_ratio = 1.0, burstiness = 1.0, temperature = 0.0, request_timeout_s = 6 * 3600;
   double max_client_lag = load::k_default_client_lag_limit;
   std::int64_t plant_client_burn_us = 0;
+  std::int64_t plant_client_stall_ms = 0;
   std::optional<std::int64_t> max_concurrency, sharegpt_output_len, vocab_size;
   std::string request_rate = "inf", arrival = "poisson", tag, extra_request_body, output_file, per_request;
   std::uint64_t seed = 1;
@@ -106,6 +107,9 @@ void define_flags(CLI::App& c, BenchFlags& f) {
   // Hidden: makes the client slow on purpose, so tests can show the health gate fails such a run.
   c.add_option("--plant-client-burn-us", f.plant_client_burn_us, "burn this much CPU after every socket read")
       ->check(CLI::NonNegativeNumber)
+      ->group("");
+  c.add_option("--plant-client-stall-ms", f.plant_client_stall_ms, "each loop thread burns this much CPU every 100 ms")
+      ->check(CLI::Range(0, 100))
       ->group("");
   c.add_flag("--no-progress", f.no_progress);
   c.add_option("--threads", f.threads, "event-loop threads (0: one per core)")->capture_default_str();
@@ -228,6 +232,7 @@ load::RunSpec run_spec(const BenchFlags& f) {
   s.flush_cache = f.flush_cache;
   s.client_lag_limit = f.max_client_lag;
   s.client_burn_per_read = std::chrono::microseconds(f.plant_client_burn_us);
+  s.client_loop_stall = std::chrono::milliseconds(f.plant_client_stall_ms);
   if (!f.no_progress && isatty(STDERR_FILENO)) s.on_progress = show_progress;
   return s;
 }

@@ -192,7 +192,7 @@ void define_sim_flags(CLI::App& c, ServeSimFlags& f) {
       ->group(k_sim);
   c.add_option("--sim-fault", f.faults,
                "misbehave on inference routes, seeded by --sim-seed (repeatable): http-5xx:RATE, "
-               "disconnect-mid-stream:RATE, stall:RATE:SECONDS, malformed-chunk:RATE, crash-after:N, slow-headers:MS")
+               "disconnect-mid-stream:RATE, stall:RATE:SECONDS, malformed-chunk:RATE, crash-after:N, slow-headers:MS, slow-steps:MS")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->group(k_sim);
   c.add_flag("--sim-close-after-response", f.close_after_response,
@@ -317,6 +317,7 @@ sim::FrontOptions front_options(const ServeSimFlags& f) {
   o.generate_output = f.incremental_output ? sim::StreamOutput::incremental : sim::StreamOutput::cumulative;
   o.default_include_usage = f.default_usage;
   o.faults = unwrap(sim::parse_fault_plan(f.faults, f.config.sim_seed));
+  o.loop.step_delay = util::from_ms(o.faults.slow_steps_ms);  // the engine loop's fault, not the routes'
   return o;
 }
 

@@ -8,12 +8,14 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "servebench/flags/flag_registry.hpp"
 #include "servebench/http/exchange.hpp"
 #include "servebench/util/clock.hpp"
 #include "servebench/util/result.hpp"
 #include "servebench/wire/client_request.hpp"
+#include "servebench/wire/prometheus.hpp"
 #include "servebench/wire/server_facts.hpp"
 
 namespace servebench::engines {
@@ -34,6 +36,8 @@ struct Counters {
   std::optional<double> spec_draft_tokens;
   std::optional<double> spec_accepted_tokens;  // accepted draft tokens (bonus token excluded)
   std::optional<double> running, queued;       // gauges
+  // serve-sim only: its engine loop's step lateness histogram (seconds), cumulative buckets.
+  std::vector<wire::Bucket> sim_step_lateness;
 };
 
 struct Health {

@@ -6,6 +6,7 @@
 #include "servebench/engines/control_call.hpp"
 #include "servebench/engines/engine_adapters.hpp"
 #include "servebench/util/json_text.hpp"
+#include "servebench/wire/metric_names.hpp"
 
 namespace servebench::engines {
 namespace {
@@ -125,6 +126,7 @@ Result<Counters> LlamacppAdapter::snapshot(http::Exchange& ex) {
   c.spec_accepted_tokens = wire::sum_metric(s, "llamacpp:spec_decode_num_accepted_tokens_total");
   c.running = wire::sum_metric(s, "llamacpp:requests_processing");
   c.queued = wire::sum_metric(s, "llamacpp:requests_deferred");
+  c.sim_step_lateness = wire::histogram_buckets(s, wire::sglang_metric::k_sim_step_lateness_seconds);
   return c;
 }
 

@@ -142,6 +142,7 @@ Result<Counters> SglangAdapter::snapshot(http::Exchange& ex) {
     c.spec_drafts = wire::sum_metric(*samples, metric::k_spec_verify_ct_total);
     c.spec_accepted_tokens = wire::sum_metric(*samples, metric::k_spec_accepted_tokens_total);
   }
+  c.sim_step_lateness = wire::histogram_buckets((*samples), wire::sglang_metric::k_sim_step_lateness_seconds);
   return c;
 }
 

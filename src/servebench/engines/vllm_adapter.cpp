@@ -6,6 +6,7 @@
 #include "servebench/engines/engine_adapters.hpp"
 #include "servebench/util/json_text.hpp"
 #include "servebench/util/strings.hpp"
+#include "servebench/wire/metric_names.hpp"
 
 namespace servebench::engines {
 namespace {
@@ -118,6 +119,7 @@ Result<Counters> VllmAdapter::snapshot(http::Exchange& ex) {
   c.spec_accepted_tokens = wire::sum_metric(s, "vllm:spec_decode_num_accepted_tokens_total");
   c.running = wire::sum_metric(s, "vllm:num_requests_running");
   c.queued = wire::sum_metric(s, "vllm:num_requests_waiting");
+  c.sim_step_lateness = wire::histogram_buckets(s, wire::sglang_metric::k_sim_step_lateness_seconds);
   return c;
 }
 

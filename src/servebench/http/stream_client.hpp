@@ -59,11 +59,24 @@ class StreamSink {
   ~StreamSink() = default;
 };
 
+// Told after each socket read has been parsed (every sink callback of that read has returned),
+// on the loop thread: how long ago the kernel queued the read's newest bytes on the socket
+// (its receive timestamp, SO_TIMESTAMPNS) — the delay from socket readability to parsed event,
+// whatever delayed it (a busy loop, other sockets' work, the scheduler). No allocation.
+class ReadObserver {
+ public:
+  virtual void on_read_parsed(std::chrono::nanoseconds since_arrival) = 0;
+
+ protected:
+  ~ReadObserver() = default;
+};
+
 struct StreamClientOptions {
   std::size_t max_error_body = 4096;         // bytes of a non-2xx body kept in StreamOutcome
   std::size_t read_chunk = 16 * 1024;        // bytes asked of each socket read (reserved per connection)
   std::size_t max_idle_connections = 4096;   // idle keep-alive connections kept per client
   const util::Clock* clock = &util::steady_clock();  // stamps on_sent / on_body
+  ReadObserver* read_observer = nullptr;     // receive-timestamp lag per read; nullptr: not measured
 };
 
 class StreamClient {

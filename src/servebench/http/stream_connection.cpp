@@ -3,8 +3,10 @@
 #include <sys/socket.h>
 
 #include <cerrno>
+#include <cstring>
 
 #include <boost/asio/connect.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/beast/http/write.hpp>
 
 #include "servebench/util/strings.hpp"
@@ -45,6 +47,7 @@ void Connection::begin(Request&& request, StreamSink& sink, std::chrono::nanosec
   m_reconnects = 0;
   m_reused = reused;
   m_got_bytes = false;
+  m_more = false;
   m_error_body.clear();
   m_parser.emplace(*this);
   m_request = {};
@@ -94,6 +97,10 @@ void Connection::connect() {
                         }
                         beast::error_code ignored;
                         self->m_socket.set_option(tcp::no_delay(true), ignored);
+                        if (self->m_owner->options.read_observer != nullptr) {
+                          const int on = 1;  // the kernel stamps each segment on arrival (software RX time)
+                          ::setsockopt(self->m_socket.native_handle(), SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on));
+                        }
                         self->m_open = true;
                         ++self->m_owner->opened;
                         self->send();
@@ -117,26 +124,73 @@ void Connection::send() {
   m_sink->on_sent(sent_at);
 }
 
+// One read per readiness: wait until the socket is readable, then read once. async_read_some
+// would first try a read that, right after a chunk was read, almost always returns EAGAIN — one
+// wasted syscall per token when tokens arrive one per read, as from a real GPU. Epoll is
+// edge-triggered, so a read that filled the buffer may have left bytes no new edge will announce:
+// then the next read goes at once.
 void Connection::read() {
-  m_socket.async_read_some(m_buffer.prepare(m_owner->options.read_chunk),
-                           [self = shared_from_this(), attempt = m_attempt](const beast::error_code& ec, std::size_t bytes) {
-                             self->on_read(ec, bytes, attempt);
-                           });
+  if (m_more) {
+    asio::post(m_socket.get_executor(), [self = shared_from_this(), attempt = m_attempt] { self->read_now(attempt); });
+    return;
+  }
+  m_socket.async_wait(tcp::socket::wait_read, [self = shared_from_this(), attempt = m_attempt](const beast::error_code& ec) {
+    if (self->stale(attempt)) return;
+    if (ec) return self->on_read_error(ec);
+    self->read_now(attempt);
+  });
 }
 
-void Connection::on_read(const beast::error_code& ec, std::size_t bytes, std::uint64_t attempt) {
-  const util::TimePoint at = m_clock.now();  // first, before any parsing
+void Connection::read_now(std::uint64_t attempt) {
   if (stale(attempt)) return;
-  if (ec == asio::error::eof) return finish_at_eof();
-  if (ec) {
-    if (retried()) return;
-    return finish(StreamResult::reset,
-                  fmt::format("connection to {} broke mid-response: {}", m_owner->host_port(), ec.message()), false);
+  const auto space = m_buffer.prepare(m_owner->options.read_chunk);
+  iovec iov{space.data(), space.size()};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  if (m_owner->options.read_observer != nullptr) {
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof(control);
+  }
+  const ssize_t n = ::recvmsg(m_socket.native_handle(), &msg, MSG_DONTWAIT);
+  const util::TimePoint at = m_clock.now();  // first, before any parsing
+  if (n < 0) {
+    const int err = errno;
+    m_more = err == EINTR;
+    if (err == EAGAIN || err == EWOULDBLOCK || err == EINTR) return read();  // a spurious wake-up
+    return on_read_error(beast::error_code(err, boost::system::system_category()));
+  }
+  if (n == 0) return finish_at_eof();
+  m_more = static_cast<std::size_t>(n) == space.size();
+  m_arrival.reset();
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+      timespec ts{};
+      std::memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+      m_arrival = ts;
+    }
   }
   m_got_bytes = true;
-  m_buffer.commit(bytes);
+  m_buffer.commit(static_cast<std::size_t>(n));
   m_read_at = at;
   parse();
+}
+
+void Connection::on_read_error(const beast::error_code& ec) {
+  if (retried()) return;
+  finish(StreamResult::reset, fmt::format("connection to {} broke mid-response: {}", m_owner->host_port(), ec.message()),
+         false);
+}
+
+// After every sink callback of this read: the delay from the kernel queueing the bytes to here.
+void Connection::observe_read() {
+  ReadObserver* observer = m_owner != nullptr ? m_owner->options.read_observer : nullptr;
+  if (observer == nullptr || !m_arrival) return;
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  const std::int64_t ns = (now.tv_sec - m_arrival->tv_sec) * 1'000'000'000LL + (now.tv_nsec - m_arrival->tv_nsec);
+  observer->on_read_parsed(std::chrono::nanoseconds(std::max<std::int64_t>(0, ns)));
 }
 
 void Connection::parse() {
@@ -150,6 +204,7 @@ void Connection::parse() {
     if (ec) return finish(StreamResult::malformed, fmt::format("malformed response: {}", ec.message()), false);
     if (m_parser->is_done()) break;
   }
+  observe_read();
   if (!m_parser->is_done()) return read();
   const bool ok = m_status >= 200 && m_status < 300;
   // Reuse only a connection in a clean state: whole request written, no stray bytes, and a
@@ -176,6 +231,7 @@ bool Connection::retried() {
   ++m_attempt;  // the old socket's pending completions become stale
   close_socket();
   m_writing = false;
+  m_more = false;
   m_buffer.clear();
   m_parser.emplace(*this);
   connect();

@@ -2,6 +2,7 @@
 // Private to the http module (stream_client.cpp, stream_connection.cpp): one pooled keep-alive
 // connection of a StreamClient and the request running on it. Pulls in Asio/Beast.
 #include <chrono>
+#include <ctime>
 #include <memory>
 #include <optional>
 #include <string>
@@ -101,8 +102,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void connect();
   void send();
   void read();
-  void on_read(const boost::beast::error_code& ec, std::size_t bytes, std::uint64_t attempt);
+  void read_now(std::uint64_t attempt);
+  void on_read_error(const boost::beast::error_code& ec);
   void parse();
+  void observe_read();
   void finish_at_eof();
   // Before any response byte on a reused connection, a failure means the server had closed it:
   // the request goes again, once, on a fresh connection. True when it did.
@@ -120,6 +123,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   StreamSink* m_sink = nullptr;
   std::uint64_t m_call = 0, m_attempt = 0;
   util::TimePoint m_read_at{};
+  std::optional<timespec> m_arrival;  // the kernel's receive timestamp of the last read (CLOCK_REALTIME)
   int m_status = 0;
   int m_reconnects = 0;
   std::string m_error_body;
@@ -128,6 +132,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool m_timer_armed = false;
   bool m_reused = false;
   bool m_got_bytes = false;
+  bool m_more = false;  // the last read filled the buffer: bytes may be waiting without a new edge
 };
 
 }  // namespace servebench::http::detail

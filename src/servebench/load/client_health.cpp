@@ -34,11 +34,53 @@ std::vector<double> gated_send_lags(const HealthInputs& in) {
 }
 
 std::string lag_detail(const ClientHealthReport& h) {
-  return fmt::format("send lag p99 {:.3f} ms of {} requests, read lag p99 {:.3f} ms of {} reads", h.gated_send_lag_ms,
-                     h.send_lag_samples, h.gated_read_lag_ms, h.read_lag_samples);
+  return fmt::format("send lag p99 {:.3f} ms of {} requests, read lag p99 {:.3f} ms and arrival lag p99 {:.3f} ms of "
+                     "{} reads, loop lag p99 {:.3f} ms of {} ticks",
+                     h.gated_send_lag_ms, h.send_lag_samples, h.gated_read_lag_ms, h.gated_arrival_lag_ms,
+                     h.arrival_lag_samples, h.gated_loop_lag_ms, h.loop_lag_samples);
+}
+
+// The serve-sim step check: its loop's lateness against the same fraction of the real TPOT; the
+// noise floor excuses lateness only at time scale 1 (scaled, it is multiplied in simulated time).
+void judge_sim_steps(const HealthInputs& in, ClientHealthReport& h) {
+  if (!in.sim_steps || in.sim_steps->steps < k_min_lag_samples) return;
+  const double tpot_limit = in.limit_fraction * in.median_tpot_ms;
+  h.sim_step_limit_ms = in.sim_time_scale ? tpot_limit : std::max(tpot_limit, h.noise_floor_ms);
+  if (in.sim_steps->p99_ms <= h.sim_step_limit_ms) return;
+  h.healthy = false;
+  h.reason = fmt::format("serve-sim's engine loop ran late: step lateness p99 {:.3f} ms over {} steps exceeds {:.3f} "
+                         "ms ({:.0f}% of the median TPOT {:.3f} ms{}), so every token left the server late (the "
+                         "simulator was starved of CPU: fewer streams, a larger --sim-time-scale, or a quieter machine)",
+                         in.sim_steps->p99_ms, in.sim_steps->steps, h.sim_step_limit_ms, in.limit_fraction * 100,
+                         in.median_tpot_ms, in.sim_time_scale ? "" : ", or the noise floor");
 }
 
 }  // namespace
+
+std::optional<SimStepWindow> sim_step_window(std::span<const wire::Bucket> before, std::span<const wire::Bucket> after) {
+  if (before.empty() || after.size() != before.size()) return std::nullopt;
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    if (after[i].le != before[i].le || after[i].count < before[i].count) return std::nullopt;
+  }
+  SimStepWindow w;
+  w.steps = std::llround(after.back().count - before.back().count);
+  if (w.steps < k_min_lag_samples) return w;
+  // Linear within the bucket holding the robust p99's rank, as Prometheus' histogram_quantile.
+  const auto rank = static_cast<double>(robust_p99_rank(w.steps));
+  double below = 0, lower = 0;
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    const double cum = after[i].count - before[i].count;
+    if (cum + 1e-9 < rank) {
+      below = cum;
+      lower = std::isfinite(after[i].le) ? after[i].le : lower;
+      continue;
+    }
+    const double upper = std::isfinite(after[i].le) ? after[i].le : lower;  // no upper bound: its lower edge
+    w.p99_ms = 1e3 * (lower + (upper - lower) * (rank - below) / std::max(1.0, cum - below));
+    break;
+  }
+  return w;
+}
 
 std::int64_t robust_p99_rank(std::int64_t n) {
   SB_CHECK(n >= 2);
@@ -59,6 +101,7 @@ ClientHealthReport assess_client(const HealthInputs& in) {
   if (h.stamped_chunks > 0) {
     h.added_p50_ms = ns_to_ms(lags.client_added.percentile(50));
     h.added_p99_ms = ns_to_ms(lags.client_added.percentile(99));
+    h.added_p999_ms = ns_to_ms(lags.client_added.percentile(99.9));
   }
   h.cpu_seconds = in.loops.cpu_seconds;
   h.max_loop_busy = in.loops.max_busy;
@@ -74,7 +117,14 @@ ClientHealthReport assess_client(const HealthInputs& in) {
   }
   h.read_lag_samples = static_cast<std::int64_t>(lags.read_lag.count());
   h.gated_read_lag_ms = robust_p99_ms(lags.read_lag);
-  h.lag_p99_ms = std::max(h.gated_send_lag_ms, h.gated_read_lag_ms);
+  h.loop_lag_samples = static_cast<std::int64_t>(lags.loop_lag.count());
+  h.gated_loop_lag_ms = robust_p99_ms(lags.loop_lag);
+  h.loop_lag_max_ms = ns_to_ms(static_cast<double>(lags.loop_lag.max()));
+  h.arrival_lag_samples = static_cast<std::int64_t>(lags.arrival_lag.count());
+  h.gated_arrival_lag_ms = robust_p99_ms(lags.arrival_lag);
+  h.arrival_lag_max_ms = ns_to_ms(static_cast<double>(lags.arrival_lag.max()));
+  h.lag_p99_ms = std::max({h.gated_send_lag_ms, h.gated_read_lag_ms, h.gated_loop_lag_ms, h.gated_arrival_lag_ms});
+  h.sim_steps = in.sim_steps;
 
   if (h.max_loop_busy > k_saturated_loop_busy) {
     h.healthy = false;
@@ -88,9 +138,11 @@ ClientHealthReport assess_client(const HealthInputs& in) {
     h.reason = "not gated: no request produced more than one token, so there is no TPOT to compare with";
     return h;
   }
-  if (h.send_lag_samples < k_min_lag_samples && h.read_lag_samples < k_min_lag_samples) {
-    h.reason = fmt::format("not gated: {} requests and {} socket reads, fewer than the {} samples a p99 needs",
-                           h.send_lag_samples, h.read_lag_samples, k_min_lag_samples);
+  if (h.send_lag_samples < k_min_lag_samples && h.read_lag_samples < k_min_lag_samples &&
+      h.loop_lag_samples < k_min_lag_samples) {
+    h.reason = fmt::format("not gated: {} requests and {} socket reads, fewer than the {} samples a p99 needs (and {} "
+                           "loop-lag ticks)",
+                           h.send_lag_samples, h.read_lag_samples, k_min_lag_samples, h.loop_lag_samples);
     return h;
   }
   const double tpot_limit = in.limit_fraction * in.median_tpot_ms;
@@ -117,7 +169,9 @@ ClientHealthReport assess_client(const HealthInputs& in) {
     h.reason = fmt::format("client lag p99 {:.3f} ms exceeds {:.3f} ms ({}): {}; the client was a bottleneck (use "
                            "more --threads, fewer streams, or a faster machine)",
                            h.lag_p99_ms, h.limit_ms, basis, lag_detail(h));
+    return h;
   }
+  judge_sim_steps(in, h);
   return h;
 }
 

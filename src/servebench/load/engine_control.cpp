@@ -108,6 +108,7 @@ CounterWindow EngineControl::end_window() {
   const engines::Counters& b = **m_impl->before;
   if (auto hit = m_impl->adapter->hit_rate(b, *after)) w.hit_rate = *hit;
   w.accept_length = m_impl->adapter->accept_length(b, *after);
+  w.sim_steps = sim_step_window(b.sim_step_lateness, after->sim_step_lateness);
   return w;
 }
 

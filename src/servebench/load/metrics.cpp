@@ -226,6 +226,10 @@ std::span<const std::pair<std::string_view, std::string_view>> definition_ids() 
       {"goodput", "goodput_all_slos"},
       {"interactivity", "interactivity_1000_over_tpot"},
       {"client_lag", "client_lag_send_and_read"},
+      {"arrival_lag", "client_arrival_lag"},
+      {"loop_lag", "client_loop_lag"},
+      {"noise_floor", "client_noise_floor"},
+      {"sim_step_lateness", "sim_step_lateness"},
   };
   return k_ids;
 }

@@ -23,6 +23,8 @@ namespace servebench::load {
 namespace {
 
 constexpr util::Nanos k_probe_lead = std::chrono::milliseconds(30);  // noise samples before the phase
+constexpr util::Nanos k_stall_every = std::chrono::milliseconds(100);  // the planted loop stall's period
+constexpr std::int64_t k_max_backfill = 10'000;  // missed meter ticks recorded after one long stall
 
 // The concurrency cap, shared by every loop: admits due requests or queues them in order, and
 // hands a queued request to whichever loop just finished one. Touched once per request, never per
@@ -61,7 +63,7 @@ class Admission {
 struct Shared;
 
 // One event-loop thread: its client, its sinks, its recorder.
-struct Worker {
+struct Worker final : http::ReadObserver {
   Shared& shared;
   http::EventLoop loop;
   std::unique_ptr<http::StreamClient> client;
@@ -72,6 +74,11 @@ struct Worker {
   util::Nanos cpu_start{0}, cpu_end{0};  // this loop thread's CPU clock around the phase
 
   explicit Worker(Shared& s) : shared(s) {}
+  void on_read_parsed(util::Nanos since_arrival) override {
+    recorder.lags.arrival_lag.record(static_cast<std::uint64_t>(since_arrival.count()));
+  }
+  void tick(util::TimePoint due);
+  void stall(util::TimePoint due);
   RequestSink& take_sink();
   void start_request(std::uint32_t i, util::TimePoint released);
   void finished(RequestSink& sink);
@@ -146,6 +153,32 @@ void Worker::finished(RequestSink& sink) {
   if (++shared.done == static_cast<std::int64_t>(shared.records.size())) shared.done_cv.notify_all();
 }
 
+// The loop-lag meter: a periodic timer on this loop's own timer heap (the one open-loop sends
+// use), on an absolute schedule, recording how late it ran. A tick that ran late by several
+// periods also records the ticks it displaced (late − period, late − 2·period, …), as wrk2 and
+// HdrHistogram do, so one long stall weighs as the many ticks it blocked, not as one sample.
+void Worker::tick(util::TimePoint due) {
+  const util::TimePoint now = std::chrono::steady_clock::now();  // the clock the loop's timers run on
+  const util::Nanos period = shared.spec.loop_lag_period;
+  const util::Nanos late = std::max(util::Nanos{0}, now - due);
+  const std::int64_t missed = std::min<std::int64_t>(late / period, k_max_backfill);
+  for (std::int64_t k = 0; k <= missed; ++k) {
+    recorder.lags.loop_lag.record(static_cast<std::uint64_t>((late - k * period).count()));
+  }
+  const util::TimePoint next = due + (late / period + 1) * period;
+  loop.post_at(next, [this, next] { tick(next); });
+}
+
+// The planted fault: the loop thread busy for loop_stall every 100 ms (as a client thread doing
+// unrelated CPU work on the event loop would be).
+void Worker::stall(util::TimePoint due) {
+  const util::TimePoint start = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - start < shared.spec.loop_stall) {
+  }
+  const util::TimePoint next = std::max(due + k_stall_every, start + shared.spec.loop_stall);
+  loop.post_at(next, [this, next] { stall(next); });
+}
+
 util::Nanos thread_cpu_now() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -194,7 +227,12 @@ class NoiseProbe {
       timespec now{};
       clock_gettime(CLOCK_MONOTONIC, &now);
       const std::int64_t late = (now.tv_sec - next.tv_sec) * 1'000'000'000 + (now.tv_nsec - next.tv_nsec);
-      m_out.record(static_cast<std::uint64_t>(std::max<std::int64_t>(0, late)));
+      // As the loop-lag meter does: a wake-up late by several periods also records the wake-ups
+      // it displaced, so a stall of the whole machine weighs the same in the floor as in the lag.
+      for (std::int64_t l = std::max<std::int64_t>(0, late), k = 0; k <= k_max_backfill; l -= 1'000'000, ++k) {
+        m_out.record(static_cast<std::uint64_t>(l));
+        if (l < 1'000'000) break;
+      }
       if (late > 1'000'000) next = now;  // behind by more than a period: restart from now
     }
   }
@@ -226,7 +264,9 @@ util::Result<void> start_workers(Shared& s) {
   const std::size_t reserve = expected_chunks(s.spec);
   for (int t = 0; t < std::max(1, s.spec.threads); ++t) {
     auto w = std::make_unique<Worker>(s);
-    auto client = http::StreamClient::create(w->loop, s.spec.url);
+    http::StreamClientOptions options;
+    if (s.spec.loop_lag_period.count() > 0) options.read_observer = w.get();  // measured phases only
+    auto client = http::StreamClient::create(w->loop, s.spec.url, options);
     if (!client) return std::unexpected(client.error());
     w->client = std::move(*client);
     w->recorder.chunks.reserve(reserve);
@@ -235,6 +275,21 @@ util::Result<void> start_workers(Shared& s) {
     s.workers.push_back(std::move(w));
   }
   return {};
+}
+
+// The loop-lag meter and the planted stall start with the phase and end when its loops stop.
+void start_meters(Shared& s) {
+  for (auto& w : s.workers) {
+    Worker* worker = w.get();
+    if (s.spec.loop_lag_period.count() > 0) {
+      const util::TimePoint first = s.origin + s.spec.loop_lag_period;
+      worker->loop.post_at(first, [worker, first] { worker->tick(first); });
+    }
+    if (s.spec.loop_stall.count() > 0) {
+      const util::TimePoint first = s.origin + k_stall_every;
+      worker->loop.post_at(first, [worker, first] { worker->stall(first); });
+    }
+  }
 }
 
 void schedule_requests(Shared& s) {
@@ -319,6 +374,7 @@ util::Result<PhaseResult> run_phase(PhaseSpec spec) {
   read_loop_cpu(s, &Worker::cpu_start);
   s.origin = s.spec.clock->now();
   if (!s.records.empty()) {
+    start_meters(s);
     schedule_requests(s);
     wait_for_all(s);
   }

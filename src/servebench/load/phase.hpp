@@ -49,6 +49,8 @@ struct PhaseSpec {
   util::Nanos progress_interval = std::chrono::milliseconds(250);
   bool measure_noise_floor = false;  // run a noise probe thread through the phase (PhaseResult::lags.floor)
   util::Nanos burn_per_read{0};  // a planted fault for tests of the health gate; zero in real runs
+  util::Nanos loop_stall{0};     // planted too: every loop thread burns this much CPU every 100 ms
+  util::Nanos loop_lag_period{0};  // the loop-lag meter's tick (PhaseResult::lags.loop_lag); zero: off
 };
 
 struct PhaseResult {

@@ -153,7 +153,8 @@ void finish(RunResult& r, PhaseResult phase, const CounterWindow& window, double
                             .limit_fraction = lag_limit,
                             .method = r.echo.metric_options.method,
                             .open_loop = r.echo.metric_options.open_loop,
-                            .sim_time_scale = scale});
+                            .sim_time_scale = scale,
+                            .sim_steps = window.sim_steps});
   if (scale) {
     to_simulated_time(r.records, r.chunks, r.wall_span, *scale);
     r.metrics = compute_metrics(r.records, r.chunks, r.echo.metric_options);
@@ -222,6 +223,8 @@ util::Result<RunResult> run(const RunSpec& spec, ServerControl& control) {
   p->on_progress = spec.on_progress;
   p->measure_noise_floor = true;
   p->burn_per_read = spec.client_burn_per_read;
+  p->loop_stall = spec.client_loop_stall;
+  p->loop_lag_period = k_loop_lag_period;
   control.begin_window();
   result.started_at = spec.wall_clock->now();
   auto phase = run_phase(std::move(*p));

@@ -47,6 +47,7 @@ struct RunSpec {
   bool flush_cache = false;
   double client_lag_limit = k_default_client_lag_limit;
   util::Nanos client_burn_per_read{0};  // a planted client fault (tests of the health gate)
+  util::Nanos client_loop_stall{0};     // planted: each loop thread burns this much CPU every 100 ms
   std::function<void(const PhaseProgress&)> on_progress{};  // measured phase, from the calling thread
   const util::Clock* clock = &util::steady_clock();
   const util::WallClock* wall_clock = &util::system_wall_clock();

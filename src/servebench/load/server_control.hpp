@@ -8,6 +8,7 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 
+#include "servebench/load/client_health.hpp"
 #include "servebench/load/text_codec.hpp"
 #include "servebench/load/vocabulary.hpp"
 #include "servebench/util/result.hpp"
@@ -18,6 +19,7 @@ namespace servebench::load {
 struct CounterWindow {
   std::optional<double> hit_rate{};       // Δcached / Δprompt tokens
   std::optional<double> accept_length{};  // speculative decoding, counter engines (vLLM, llama.cpp)
+  std::optional<SimStepWindow> sim_steps{};  // serve-sim: its engine loop's step lateness
 };
 
 class ServerControl {

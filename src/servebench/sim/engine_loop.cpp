@@ -1,5 +1,6 @@
 #include "servebench/sim/engine_loop.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace servebench::sim {
@@ -117,6 +118,7 @@ void EngineLoop::iterate() {
   const StepResult step = m_engine.step();
   m_stalled = step.duration.count() == 0 && step.events.empty();
   wait_until_due(m_engine.now());
+  record_lateness(m_engine.now());
   dispatch(step);
   m_printer.observe(step.logs, m_engine.counters().generation_tokens_total);
   for (RequestId id : m_stopped) m_engine.stop_early(id);  // after the step's spans are used up
@@ -151,6 +153,7 @@ void EngineLoop::publish() {
   const EngineCounters c = m_engine.counters();
   std::lock_guard lock(m_mutex);
   m_stats.counters = c;
+  m_stats.step_lateness = m_lateness;
   m_stats.gen_throughput = m_printer.gen_throughput();
   m_stats.accept_length = c.spec_verify_steps_total > 0 ? 1.0 + static_cast<double>(c.spec_accepted_tokens_total) /
                                                                     static_cast<double>(c.spec_verify_steps_total)
@@ -169,7 +172,14 @@ void EngineLoop::wait_until_due(VirtualTime v) {
   if (m_options.time_scale <= 0) return;
   const util::TimePoint due = m_origin + scaled(v.time_since_epoch(), m_options.time_scale);
   std::unique_lock lock(m_mutex);
-  m_wake.wait_until(lock, due, [&] { return m_stopping; });
+  m_wake.wait_until(lock, due + m_options.step_delay, [&] { return m_stopping; });
+}
+
+// Measured right before the step's chunks are handed out: how late they leave against the schedule.
+void EngineLoop::record_lateness(VirtualTime v) {
+  if (m_options.time_scale <= 0) return;
+  const util::TimePoint due = m_origin + scaled(v.time_since_epoch(), m_options.time_scale);
+  m_lateness.record(std::max(util::Nanos{0}, m_options.clock->now() - due));
 }
 
 }  // namespace servebench::sim

@@ -30,6 +30,9 @@ struct LoopOptions {
   int decode_log_interval = 40;  // SGLang's --decode-log-interval
   // Stamps the time mapping; waits use the steady clock, so with time_scale > 0 this must be it.
   const util::Clock* clock = &util::steady_clock();
+  // A planted fault (--sim-fault slow-steps:MS, tests of the client-health gate): every step's
+  // chunks go out this much after the step was due, as from an engine loop that runs late.
+  util::Nanos step_delay{0};
 };
 
 class EngineLoop {
@@ -79,6 +82,7 @@ class EngineLoop {
   void publish();
   void follow_real_time();
   void wait_until_due(VirtualTime v);
+  void record_lateness(VirtualTime v);
 
   Engine m_engine;
   LoopOptions m_options;
@@ -95,6 +99,7 @@ class EngineLoop {
   std::vector<Task> m_tasks;
   bool m_stopping = false;
   ServerStats m_stats;
+  StepLateness m_lateness;  // engine thread; copied into m_stats by publish()
   std::thread m_thread;
 };
 

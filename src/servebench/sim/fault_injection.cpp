@@ -37,7 +37,7 @@ std::string_view to_string(FaultKind k) {
 
 bool FaultPlan::empty() const {
   return http_5xx_rate == 0 && disconnect_rate == 0 && malformed_rate == 0 && stall_rate == 0 && !crash_after &&
-         slow_headers_ms == 0;
+         slow_headers_ms == 0;  // slow_steps_ms is the engine loop's, not the routes'
 }
 
 namespace {
@@ -91,6 +91,13 @@ util::Result<void> parse_one(std::string_view value, FaultPlan& plan, std::vecto
     plan.slow_headers_ms = *ms;
     return {};
   }
+  if (kind == "slow-steps") {
+    if (auto ok = want(1, "slow-steps:MS"); !ok) return ok;
+    auto ms = number_in(parts[1], 0, 60000, "the delay in ms", value);
+    if (!ms) return std::unexpected(ms.error());
+    plan.slow_steps_ms = *ms;
+    return {};
+  }
   if (kind == "crash-after") {
     if (auto ok = want(1, "crash-after:N"); !ok) return ok;
     std::string_view n = parts[1];
@@ -105,7 +112,7 @@ util::Result<void> parse_one(std::string_view value, FaultPlan& plan, std::vecto
   }
   return util::failf(util::ErrorKind::bad_input,
                      "--sim-fault {}: unknown kind '{}' (http-5xx, disconnect-mid-stream, stall, malformed-chunk, "
-                     "crash-after, slow-headers)",
+                     "crash-after, slow-headers, slow-steps)",
                      value, kind);
 }
 

@@ -29,13 +29,15 @@ struct FaultPlan {
   double stall_seconds = 0;
   std::optional<std::uint64_t> crash_after;  // the process exits (status 70) when request N+1 arrives
   double slow_headers_ms = 0;       // every answer's first byte is held this long
+  double slow_steps_ms = 0;         // the engine loop hands out every step's chunks this late (EngineLoop)
   std::uint64_t seed = 0;
 
-  bool empty() const;
+  bool empty() const;  // no fault on the routes (slow_steps_ms aside: EngineLoop applies it)
 };
 
 // Parses --sim-fault values: "http-5xx:RATE", "disconnect-mid-stream:RATE", "malformed-chunk:RATE",
-// "stall:RATE:SECONDS", "crash-after:N" (or "crash-after:N-requests"), "slow-headers:MS"; RATE in
+// "stall:RATE:SECONDS", "crash-after:N" (or "crash-after:N-requests"), "slow-headers:MS",
+// "slow-steps:MS"; RATE in
 // [0, 1]. Fails (bad_input) naming the value, the kind and the allowed range; a kind given twice fails.
 util::Result<FaultPlan> parse_fault_plan(const std::vector<std::string>& values, std::uint64_t seed);
 

@@ -39,6 +39,28 @@ void append_metric(std::string& out, const Metric& m, std::string_view model_nam
 
 double num(std::int64_t v) { return static_cast<double>(v); }
 
+// A Prometheus histogram: cumulative buckets, then _sum and _count.
+void append_step_lateness(std::string& out, const StepLateness& l, std::string_view model_name) {
+  const std::string_view name = wire::sglang_metric::k_sim_step_lateness_seconds;
+  fmt::format_to(std::back_inserter(out),
+                 "# HELP {} How late the engine loop handed out a step's chunks against its schedule (simulator).\n"
+                 "# TYPE {} histogram\n",
+                 name, name);
+  const auto sample = [&](std::string_view suffix, std::string_view le, double value) {
+    fmt::format_to(std::back_inserter(out), "{}{}{{model_name=\"", name, suffix);
+    append_label_value(out, model_name);
+    out += '"';
+    if (!le.empty()) fmt::format_to(std::back_inserter(out), ",le=\"{}\"", le);
+    fmt::format_to(std::back_inserter(out), "}} {}\n", value);
+  };
+  for (std::size_t i = 0; i < StepLateness::k_edges_s.size(); ++i) {
+    sample("_bucket", fmt::format("{}", StepLateness::k_edges_s[i]), static_cast<double>(l.cumulative(i)));
+  }
+  sample("_bucket", "+Inf", static_cast<double>(l.steps));
+  sample("_sum", "", l.sum_s);
+  sample("_count", "", static_cast<double>(l.steps));
+}
+
 }  // namespace
 
 void append_metrics_text(std::string& out, const ServerStats& stats, std::string_view model_name) {
@@ -71,6 +93,7 @@ void append_metrics_text(std::string& out, const ServerStats& stats, std::string
        stats.accept_length},
   };
   for (const Metric& m : metrics) append_metric(out, m, model_name);
+  append_step_lateness(out, stats.step_lateness, model_name);
 }
 
 }  // namespace servebench::sim

@@ -39,6 +39,10 @@ void append_server_info(std::string& out, const ServerFacts& facts, const Deploy
   sim.push_back({"time_scale", front.time_scale});
   sim.push_back({"oracle", front.oracle});
   sim.push_back({"stamp_events", front.stamp_events});
+  // Since start; the load generator judges its measured window from /metrics instead.
+  sim.push_back({"step_lateness_steps", static_cast<std::int64_t>(stats.step_lateness.steps)});
+  sim.push_back({"step_lateness_p99_ms", stats.step_lateness.quantile_upper_s(0.99) * 1e3});
+  sim.push_back({"step_lateness_max_ms", stats.step_lateness.max_s * 1e3});
   wire::ServerInfo info;
   info.server_args = server_args;
   info.served_model_name = front.served_model_name;

@@ -24,4 +24,8 @@ inline constexpr std::string_view k_max_total_num_tokens = "sglang:max_total_num
 inline constexpr std::string_view k_gen_throughput = "sglang:gen_throughput";
 inline constexpr std::string_view k_spec_accept_length = "sglang:spec_accept_length";
 
+// The simulator's own diagnostics (no SGLang counterpart): a histogram (`_bucket{le=…}`, `_sum`,
+// `_count`) of how late the engine loop handed out each step's chunks against its schedule.
+inline constexpr std::string_view k_sim_step_lateness_seconds = "servebench:sim_step_lateness_seconds";
+
 }  // namespace servebench::wire::sglang_metric

@@ -1,5 +1,6 @@
 #include "servebench/wire/prometheus.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -162,6 +163,29 @@ std::optional<double> sum_metric(std::span<const Sample> samples, std::string_vi
   constexpr std::string_view k_total = "_total";
   if (name.ends_with(k_total)) return sum_of(name.substr(0, name.size() - k_total.size()));
   return sum_of(std::string(name) + std::string(k_total));
+}
+
+std::vector<Bucket> histogram_buckets(std::span<const Sample> samples, std::string_view name) {
+  const std::string bucket_name = std::string(name) + "_bucket";
+  std::vector<Bucket> out;
+  for (const auto& s : samples) {
+    if (s.name != bucket_name) continue;
+    const auto le = s.label("le");
+    if (!le) return {};
+    double edge = std::numeric_limits<double>::infinity();
+    if (*le != "+Inf") {
+      const auto [end, ec] = std::from_chars(le->data(), le->data() + le->size(), edge);
+      if (ec != std::errc{} || end != le->data() + le->size()) return {};
+    }
+    auto it = std::find_if(out.begin(), out.end(), [&](const Bucket& b) { return b.le == edge; });
+    if (it == out.end()) {
+      out.push_back({edge, s.value});
+    } else {
+      it->count += s.value;
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Bucket& a, const Bucket& b) { return a.le < b.le; });
+  return out;
 }
 
 }  // namespace servebench::wire

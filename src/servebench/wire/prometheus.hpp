@@ -54,4 +54,14 @@ struct LabelMatch {
 std::optional<double> sum_metric(std::span<const Sample> samples, std::string_view name,
                                  std::optional<LabelMatch> match = std::nullopt);
 
+// One cumulative bucket of a histogram: samples ≤ le (le = +infinity for "+Inf").
+struct Bucket {
+  double le = 0;
+  double count = 0;
+};
+
+// The buckets of histogram `name` (its `name_bucket{le=…}` samples, summed over the other labels
+// per le), in ascending le; empty when the histogram is not exported or an le is not a number.
+std::vector<Bucket> histogram_buckets(std::span<const Sample> samples, std::string_view name);
+
 }  // namespace servebench::wire

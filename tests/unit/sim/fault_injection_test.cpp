@@ -38,7 +38,7 @@ const std::string k_whole = R"({"prompt":"Hello","max_tokens":8,"ignore_eos":tru
 
 TEST(FaultPlan, ParsesEveryKind) {
   const auto p = plan_of({"http-5xx:0.1", "disconnect-mid-stream:0.2", "stall:0.3:1.5", "malformed-chunk:0.4",
-                          "crash-after:12-requests", "slow-headers:250"});
+                          "crash-after:12-requests", "slow-headers:250", "slow-steps:4.5"});
   EXPECT_DOUBLE_EQ(p.http_5xx_rate, 0.1);
   EXPECT_DOUBLE_EQ(p.disconnect_rate, 0.2);
   EXPECT_DOUBLE_EQ(p.stall_rate, 0.3);
@@ -46,6 +46,8 @@ TEST(FaultPlan, ParsesEveryKind) {
   EXPECT_DOUBLE_EQ(p.malformed_rate, 0.4);
   EXPECT_EQ(p.crash_after, 12u);
   EXPECT_DOUBLE_EQ(p.slow_headers_ms, 250);
+  EXPECT_DOUBLE_EQ(p.slow_steps_ms, 4.5);
+  EXPECT_TRUE(plan_of({"slow-steps:3"}).empty());  // the engine loop's fault: the routes are not wrapped
   EXPECT_EQ(plan_of({"crash-after:3"}).crash_after, 3u);
   EXPECT_TRUE(plan_of({}).empty());
 }
@@ -57,6 +59,7 @@ TEST(FaultPlan, RejectsBadValuesNamingTheKindAndRange) {
   EXPECT_NE(parse_error({"stall:0.5:-1"}).find("the stall in seconds"), std::string::npos);
   EXPECT_NE(parse_error({"crash-after:x"}).find("whole number"), std::string::npos);
   EXPECT_NE(parse_error({"slow-headers:1e9"}).find("[0, 600000]"), std::string::npos);
+  EXPECT_NE(parse_error({"slow-steps:-1"}).find("[0, 60000]"), std::string::npos);
   EXPECT_NE(parse_error({"explode:1"}).find("unknown kind 'explode'"), std::string::npos);
   EXPECT_NE(parse_error({"http-5xx:0.1", "http-5xx:0.2"}).find("given twice"), std::string::npos);
 }

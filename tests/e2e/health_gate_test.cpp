@@ -1,0 +1,89 @@
+// The client-health gate against planted faults, end to end: `servebench bench` (gate defaults)
+// against `servebench serve-sim`. Each fault makes the measured latencies untrustworthy in a way
+// the run's own numbers cannot show, and each must make the run invalid (exit 1) for its reason:
+// a client loop thread that burns CPU (loop lag), a simulator whose engine loop runs late (step
+// lateness from its /metrics), and a time scale too small for this machine. The same setup
+// without a fault is healthy (the 50-run check is tests/e2e/slow/).
+#include <gtest/gtest.h>
+
+#include "e2e/sim_child.hpp"
+
+namespace servebench::e2e {
+namespace {
+
+// A deployment whose real-time TPOT is tens of ms (10 % of it is far above scheduler noise).
+const std::vector<std::string> k_slow_sim{"--hw", "h100", "--model", "llama-3.1-70b", "--tp-size", "4"};
+const std::vector<std::string> k_small_run{"--backend", "sglang-oai", "--num-prompts", "8", "--max-concurrency", "8",
+                                           "--random-input-len", "32", "--random-output-len", "40"};
+
+std::vector<std::string> plus(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+const boost::json::object& client_of(const boost::json::object& o) { return o.at("client").as_object(); }
+
+std::string reason_of(const boost::json::object& client) { return util::json_string(client, "reason").value_or(""); }
+
+TEST(HealthGate, TheUnfaultedRunIsHealthyAndMeasuresEverySignal) {
+  SimChild sim("gate_healthy", k_slow_sim);
+  ASSERT_FALSE(sim.url.empty());
+  const Finished r = sim.bench(k_small_run);
+  const auto o = sim.last_result();
+  ASSERT_TRUE(o.contains("client")) << r.err;
+  const auto& c = client_of(o);
+  EXPECT_EQ(r.exit_code, 0) << reason_of(c) << "\n" << r.err;
+  EXPECT_TRUE(c.at("healthy").as_bool()) << reason_of(c);
+  EXPECT_GT(number_of(o, "median_tpot_ms"), 10.0);  // the premise of the fault tests below
+  EXPECT_GE(number_of(c, "loop_lag_samples"), 100);
+  EXPECT_GE(number_of(c, "arrival_lag_samples"), 8 * 40);
+  EXPECT_GE(number_of(c, "sim_steps"), 20);  // the simulator's step lateness was read over the window
+  EXPECT_LE(number_of(c, "sim_step_lateness_p99_ms"), number_of(c, "sim_step_limit_ms"));
+}
+
+TEST(HealthGate, AClientLoopThatBurnsCpuFailsTheRun) {
+  // Each loop thread busy 15 ms of every 100 ms: not saturated (15 %), reads parsed at once, but
+  // every token that arrives during a stall waits in its socket, and the loop's timer runs late.
+  SimChild sim("gate_stall", k_slow_sim);
+  ASSERT_FALSE(sim.url.empty());
+  const Finished r = sim.bench(plus(k_small_run, {"--plant-client-stall-ms", "15"}));
+  const auto o = sim.last_result();
+  ASSERT_TRUE(o.contains("client")) << r.err;
+  const auto& c = client_of(o);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_FALSE(c.at("healthy").as_bool());
+  EXPECT_LT(number_of(c, "max_loop_busy"), 0.9);  // not the saturation check
+  EXPECT_GT(number_of(c, "gated_loop_lag_ms"), number_of(c, "limit_ms")) << reason_of(c);
+  EXPECT_NE(reason_of(c).find("client lag p99"), std::string::npos) << reason_of(c);
+  EXPECT_EQ(number_of(o, "failed"), 0);
+}
+
+TEST(HealthGate, ASimulatorWhoseLoopRunsLateFailsTheRun) {
+  SimChild sim("gate_slow_steps", plus(k_slow_sim, {"--sim-fault", "slow-steps:8"}));
+  ASSERT_FALSE(sim.url.empty());
+  const Finished r = sim.bench(k_small_run);
+  const auto o = sim.last_result();
+  ASSERT_TRUE(o.contains("client")) << r.err;
+  const auto& c = client_of(o);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_FALSE(c.at("healthy").as_bool());
+  EXPECT_GE(number_of(c, "sim_step_lateness_p99_ms"), 7.0);
+  EXPECT_NE(reason_of(c).find("serve-sim's engine loop ran late"), std::string::npos) << reason_of(c);
+  EXPECT_EQ(number_of(o, "failed"), 0);
+}
+
+TEST(HealthGate, ATooSmallTimeScaleFailsTheRun) {
+  // At 1/500 of real time a TPOT of tens of ms becomes tens of µs: below the machine's noise.
+  SimChild sim("gate_time_scale", plus(k_slow_sim, {"--sim-time-scale", "0.002"}));
+  ASSERT_FALSE(sim.url.empty());
+  const Finished r = sim.bench(k_small_run);
+  const auto o = sim.last_result();
+  ASSERT_TRUE(o.contains("client")) << r.err;
+  const auto& c = client_of(o);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_FALSE(c.at("healthy").as_bool());
+  EXPECT_NE(reason_of(c).find("time scale 0.002 too small"), std::string::npos) << reason_of(c);
+}
+
+}  // namespace
+}  // namespace servebench::e2e
