@@ -48,7 +48,8 @@ void judge_sim_steps(const HealthInputs& in, ClientHealthReport& h) {
   h.sim_step_limit_ms = in.sim_time_scale ? tpot_limit : std::max(tpot_limit, h.noise_floor_ms);
   if (in.sim_steps->p99_ms <= h.sim_step_limit_ms) return;
   h.healthy = false;
-  h.reason = fmt::format("serve-sim's engine loop ran late: step lateness p99 {:.3f} ms over {} steps exceeds {:.3f} "
+  if (!h.reason.empty()) h.reason += "; and ";  // both verdicts are given, the client's first
+  h.reason += fmt::format("serve-sim's engine loop ran late: step lateness p99 {:.3f} ms over {} steps exceeds {:.3f} "
                          "ms ({:.0f}% of the median TPOT {:.3f} ms{}), so every token left the server late (the "
                          "simulator was starved of CPU: fewer streams, a larger --sim-time-scale, or a quieter machine)",
                          in.sim_steps->p99_ms, in.sim_steps->steps, h.sim_step_limit_ms, in.limit_fraction * 100,
@@ -169,7 +170,6 @@ ClientHealthReport assess_client(const HealthInputs& in) {
     h.reason = fmt::format("client lag p99 {:.3f} ms exceeds {:.3f} ms ({}): {}; the client was a bottleneck (use "
                            "more --threads, fewer streams, or a faster machine)",
                            h.lag_p99_ms, h.limit_ms, basis, lag_detail(h));
-    return h;
   }
   judge_sim_steps(in, h);
   return h;
