@@ -68,7 +68,10 @@ class ServerConnection final : public StreamOwner, public std::enable_shared_fro
   ServerConnection(tcp::socket socket, std::shared_ptr<ServerShared> shared)
       : m_strand(socket.get_executor()), m_socket(std::move(socket)), m_shared(std::move(shared)),
         m_timer(m_strand), m_idle_timer(m_strand) {}
-  ~ServerConnection() { m_shared->connections.erase(this); }
+  ~ServerConnection() {
+    if (m_stream) m_stream->close();  // before the socket closes: producers may hold its fd
+    m_shared->connections.erase(this);
+  }
 
   void start() { asio::post(m_strand, [self = shared_from_this()] { self->read_request(); }); }
   void close_from_any_thread() {
@@ -270,7 +273,8 @@ void ServerConnection::flush_stream() {
   if (m_closed || !m_stream || m_writing) return;  // a running write flushes again when done
   bool last = false;
   m_outbox.clear();
-  if (!m_stream->take_pending(m_outbox, last)) return;
+  // Nothing queued: producers may write to the socket themselves until they queue again.
+  if (!m_stream->take_pending(m_outbox, last, m_socket.native_handle())) return;
   m_writing = true;
   asio::async_write(m_socket, asio::buffer(m_outbox),
                     [self = shared_from_this(), last](const beast::error_code& ec, std::size_t) {

@@ -1,5 +1,8 @@
 #include "servebench/http/server_stream.hpp"
 
+#include <sys/socket.h>
+#include <sys/uio.h>
+
 #include <array>
 #include <charconv>
 
@@ -29,14 +32,40 @@ void StreamCore::send(std::string_view chunk) {
   if (chunk.empty()) return;  // an empty chunk would end the response
   std::lock_guard lock(m_mutex);
   if (closed() || m_final_queued || m_mode == Mode::responding) return;
+  if (m_direct_fd >= 0) return write_direct_locked(chunk);
   start_streaming_locked();
   append_chunk(m_pending, chunk);
+  request_flush_locked();
+}
+
+void StreamCore::write_direct_locked(std::string_view chunk) {
+  std::array<char, 20> size{};
+  char* end = std::to_chars(size.data(), size.data() + size.size() - 2, chunk.size(), 16).ptr;
+  *end++ = '\r';
+  *end++ = '\n';
+  const std::size_t head = static_cast<std::size_t>(end - size.data());
+  std::array<iovec, 3> iov{iovec{size.data(), head}, iovec{const_cast<char*>(chunk.data()), chunk.size()},
+                           iovec{const_cast<char*>("\r\n"), 2}};
+  msghdr msg{};
+  msg.msg_iov = iov.data();
+  msg.msg_iovlen = iov.size();
+  const ssize_t sent = ::sendmsg(m_direct_fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+  const std::size_t total = head + chunk.size() + 2;
+  const std::size_t done = sent > 0 ? static_cast<std::size_t>(sent) : 0;
+  if (done == total) return;
+  // The socket is full (a slow client) or failing: queue the rest; the connection writes it (or
+  // fails on it and closes) and decides when producers may write directly again.
+  m_direct_fd = -1;
+  std::string frame;
+  append_chunk(frame, chunk);
+  m_pending.append(frame, done);
   request_flush_locked();
 }
 
 void StreamCore::finish() {
   std::lock_guard lock(m_mutex);
   if (closed() || m_final_queued || m_mode == Mode::responding) return;
+  m_direct_fd = -1;  // the connection writes the end, so it knows when the exchange is over
   start_streaming_locked();
   m_pending.append(k_last_chunk);
   m_final_queued = true;
@@ -86,11 +115,15 @@ void StreamCore::producer_released() {
   notify(StreamEvent::abort);
 }
 
-bool StreamCore::take_pending(std::string& out, bool& last) {
+bool StreamCore::take_pending(std::string& out, bool& last, int direct_fd) {
   std::lock_guard lock(m_mutex);
   m_flush_requested = false;
   last = false;
-  if (m_pending.empty()) return false;
+  if (m_pending.empty()) {
+    if (direct_fd >= 0 && !closed() && m_mode == Mode::streaming && !m_final_queued) m_direct_fd = direct_fd;
+    return false;
+  }
+  m_direct_fd = -1;     // the connection writes: producers queue behind it, in order
   out.swap(m_pending);  // m_pending inherits out's capacity: no allocation in steady state
   last = m_final_queued;
   return true;
@@ -107,6 +140,7 @@ void StreamCore::close() {
     std::lock_guard lock(m_mutex);
     if (closed()) return;
     m_closed.store(true, std::memory_order_release);
+    m_direct_fd = -1;  // before the connection closes the socket: no producer touches it again
     fn = std::move(m_on_close);
     m_pending.clear();
   }

@@ -1,7 +1,12 @@
 #pragma once
 // Private to the http module. StreamCore: the state one streamed or deferred exchange shares
-// between the producer (any thread) and its connection (one strand). The producer only appends
-// framed bytes under a mutex and asks the connection to flush; the connection does all IO.
+// between the producer (any thread) and its connection (one strand). The producer appends framed
+// bytes under a mutex and asks the connection to flush. Once the header is out and the
+// connection has nothing in flight, the connection lets the core write directly: a chunk then
+// goes to the socket from the producer's thread in one non-blocking sendmsg (size line, data and
+// CRLF gathered, no copy, no post, no wake-up of an IO thread); whatever the socket does not take
+// at once is queued and handed back to the connection. The fd is used only under the mutex and
+// only while the core is open; the connection closes the core before it closes the socket.
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -46,8 +51,9 @@ class StreamCore : public std::enable_shared_from_this<StreamCore> {
 
   // Connection side, on its strand.
   // Moves the queued bytes into the empty `out`; `last` tells whether they end the response.
-  // False when nothing is queued.
-  bool take_pending(std::string& out, bool& last);
+  // False when nothing is queued: then, when `direct_fd` ≥ 0 and the response is streaming and
+  // not ended, producers write straight to that socket until the next queued byte.
+  bool take_pending(std::string& out, bool& last, int direct_fd = -1);
   std::optional<Response> take_response();
   // The exchange ended (written, client gone, server stopping): runs on_close once.
   void close();
@@ -56,6 +62,8 @@ class StreamCore : public std::enable_shared_from_this<StreamCore> {
   enum class Mode { undecided, streaming, responding };
   // Under m_mutex: asks the connection for one flush unless one is already on its way.
   void request_flush_locked();
+  // Under m_mutex, in direct mode: writes one chunk frame to the socket; queues what it did not take.
+  void write_direct_locked(std::string_view chunk);
   void start_streaming_locked();
   void notify(StreamEvent event);
 
@@ -67,6 +75,7 @@ class StreamCore : public std::enable_shared_from_this<StreamCore> {
   std::optional<Response> m_response;
   bool m_flush_requested = false;
   bool m_final_queued = false;  // the terminating chunk is in m_pending or already taken
+  int m_direct_fd = -1;         // ≥ 0: the connection lets producers write to this socket
   std::atomic<bool> m_closed{false};
   std::function<void()> m_on_close;
 };
