@@ -69,7 +69,9 @@ class StreamCore : public std::enable_shared_from_this<StreamCore> {
 
   std::weak_ptr<StreamOwner> m_owner;
   std::string_view m_header;
-  std::mutex m_mutex;
+  // Recursive: the last reference to the connection can be dropped inside send() (its notify, at
+  // server shutdown), and the connection's destructor closes this core on that same thread.
+  std::recursive_mutex m_mutex;
   Mode m_mode = Mode::undecided;
   std::string m_pending;  // framed bytes not yet handed to the connection
   std::optional<Response> m_response;
