@@ -58,6 +58,14 @@ void define_parallel_and_memory(CLI::App& c, ServeSimFlags& f) {
   c.add_option("--dp-size,--dp,--data-parallel-size", k.dp_size, "data parallel size (only 1 is simulated)")
       ->capture_default_str()
       ->group(k_simulated);
+  c.add_option("--nnodes", k.nnodes, "nodes the deployment spans (collectives across them use the card's inter-node link)")
+      ->capture_default_str()
+      ->group(k_simulated);
+  c.add_option("--node-rank", k.node_rank, "this process's node; only rank 0 serves HTTP, the others join and wait")
+      ->capture_default_str()
+      ->group(k_simulated);
+  c.add_option("--dist-init-addr,--nccl-init-addr", k.dist_init_addr, "rank 0's HOST:PORT (recorded; required with --nnodes > 1)")
+      ->group(k_simulated);
   c.add_option("--mem-fraction-static", k.mem_fraction_static, "GPU memory for weights + KV (default: SGLang's by TP)")
       ->group(k_simulated);
   c.add_option("--max-running-requests", k.max_running_requests,
@@ -363,6 +371,13 @@ int serve(ServeSimFlags& f) {
   std::signal(SIGPIPE, SIG_IGN);  // a launcher that closed its end of our stdout must not kill us
   util::raise_open_file_limit();
   const ShutdownSignals signals;  // before any thread starts, so every thread inherits the mask
+  if (deployment.config.node_rank > 0) {  // a worker rank: rank 0 runs the simulation and serves
+    fmt::print("servebench serve-sim worker: node rank {} of {}, joined {} (rank 0 serves)\n", deployment.config.node_rank,
+               deployment.config.nnodes, deployment.config.dist_init_addr);
+    std::fflush(stdout);
+    signals.wait();
+    return k_exit_ok;
+  }
   print_startup(deployment, options.loop.log);
   sim::SimServer server(std::move(deployment), options);
   unwrap(server.start());

@@ -42,6 +42,8 @@ util::Result<HardwareCard> read_card(const std::string& file, const YAML::Node& 
   h.fp4_tflops = r->number_or("fp4_tflops", 0);
   h.nvlink_gbs = r->number("nvlink_gbs");
   h.pcie_gbs = r->number("pcie_gbs");
+  h.internode_gbs = r->number_or("internode_gbs", h.internode_gbs);
+  h.internode_latency_us = r->number_or("internode_latency_us", h.internode_latency_us);
   (void)r->number_or("tdp_w", 0);
   if (auto e = r->child("efficiency")) {
     h.efficiency = read_efficiency(*e);

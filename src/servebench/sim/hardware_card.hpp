@@ -34,6 +34,8 @@ struct HardwareCard {
   double bf16_tflops = 0, fp8_tflops = 0, fp4_tflops = 0;
   double nvlink_gbs = 0;  // bidirectional; 0 = none
   double pcie_gbs = 0;    // per direction
+  double internode_gbs = 50;        // per GPU and direction between nodes (one 400 Gb/s NIC per GPU)
+  double internode_latency_us = 5;  // per node boundary a collective crosses
   Efficiency efficiency;
 
   // GPU memory as the serving engine sees it (usable_gib when known, else memory_gb).

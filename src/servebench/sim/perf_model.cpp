@@ -130,8 +130,17 @@ double PerfModel::flops(const BatchShape& b) const {
 Nanos PerfModel::all_reduce(double bytes, int ranks) const {
   if (ranks <= 1) return Nanos{0};
   const auto& e = m_d.hardware.efficiency;
-  const Nanos alpha = e.all_reduce_base + 2 * (ranks - 1) * e.hop_latency;
-  const double bw = m_d.hardware.link_bytes_per_s() * e.link;
+  Nanos alpha = e.all_reduce_base + 2 * (ranks - 1) * e.hop_latency;
+  double bw = m_d.hardware.link_bytes_per_s() * e.link;
+  // Ranks fill a node before the next: a group larger than a node's share of GPUs spans nodes, and
+  // the ring is then as fast as its slowest hop, the inter-node link.
+  const int nodes = std::max(1, m_d.config.nnodes);
+  const int per_node = std::max(1, m_d.gpus() / nodes);
+  if (const int spanned = (ranks + per_node - 1) / per_node; spanned > 1) {
+    bw = std::min(bw, m_d.hardware.internode_gbs * 1e9 * e.link);
+    alpha += 2 * (spanned - 1) * std::chrono::duration_cast<Nanos>(
+                                     std::chrono::duration<double, std::micro>(m_d.hardware.internode_latency_us));
+  }
   return alpha + seconds(2.0 * (ranks - 1) / ranks * bytes / bw);
 }
 
@@ -148,7 +157,11 @@ Nanos PerfModel::communication(const BatchShape& b) const {
   }
   if (c.pp_size > 1) {  // hand the hidden states to the next stage
     const auto& e = m_d.hardware.efficiency;
-    t += e.all_reduce_base + seconds(activation / (m_d.hardware.link_bytes_per_s() * e.link));
+    double bw = m_d.hardware.link_bytes_per_s() * e.link;
+    // Over several nodes some stage boundaries are node boundaries: charge the average handoff.
+    const double crossing = c.nnodes > 1 ? std::min(1.0, (c.nnodes - 1.0) / (c.pp_size - 1.0)) : 0.0;
+    if (crossing > 0) bw = 1.0 / ((1 - crossing) / bw + crossing / (m_d.hardware.internode_gbs * 1e9 * e.link));
+    t += e.all_reduce_base + seconds(activation / bw);
   }
   return t;
 }

@@ -11,6 +11,13 @@ util::Result<void> validate_parallel(const SimConfig& c) {
   if (c.tp_size < 1 || c.pp_size < 1 || c.ep_size < 1 || c.dp_size < 1) return bad("--tp/pp/ep/dp-size must be >= 1");
   if (c.tp_size % c.ep_size != 0) return bad(fmt::format("--ep-size {} must divide --tp-size {}", c.ep_size, c.tp_size));
   if (c.dp_size != 1) return bad("--dp-size > 1 is not modelled by the simulator (run one server per replica)");
+  if (c.nnodes < 1) return bad("--nnodes must be >= 1");
+  if (c.node_rank < 0 || c.node_rank >= c.nnodes) return bad(fmt::format("--node-rank must be in 0..{}", c.nnodes - 1));
+  if ((c.tp_size * c.pp_size) % c.nnodes != 0) {
+    return bad(fmt::format("--tp-size x --pp-size = {} GPUs do not split evenly over --nnodes {}", c.tp_size * c.pp_size,
+                           c.nnodes));
+  }
+  if (c.nnodes > 1 && c.dist_init_addr.empty()) return bad("--nnodes > 1 needs --dist-init-addr HOST:PORT (rank 0's)");
   if (c.pp_size > 1 && c.speculative_algorithm != SpecAlgorithm::none)
     return bad("speculative decoding with --pp-size > 1 is not supported (as in SGLang)");
   return {};

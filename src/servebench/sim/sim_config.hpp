@@ -47,6 +47,11 @@ struct SimConfig {
   std::string model = "llama-3.1-8b";
   // SGLang flags
   int tp_size = 1, pp_size = 1, ep_size = 1, dp_size = 1;
+  // Multi-node (--nnodes, --node-rank, --dist-init-addr): the GPUs split evenly over the nodes, and
+  // a collective whose group spans nodes runs at the card's inter-node bandwidth. Rank 0 serves;
+  // the other ranks only join (serve-sim prints one line and waits to be stopped).
+  int nnodes = 1, node_rank = 0;
+  std::string dist_init_addr;
   std::optional<double> mem_fraction_static;
   std::optional<int> max_running_requests;
   std::optional<int> chunked_prefill_size;  // -1 disables chunking (SGLang)

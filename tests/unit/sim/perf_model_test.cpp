@@ -69,6 +69,22 @@ TEST(PerfModel, TpAllReduceOverPcieCostsMoreThanNvlink) {
   EXPECT_GT(PerfModel(pcie).all_reduce(1e6, 8), 5 * PerfModel(nvlink).all_reduce(1e6, 8));
 }
 
+TEST(PerfModel, CollectivesAcrossNodesRunAtTheInterNodeLink) {
+  SimConfig c;
+  c.model = "llama-3.1-70b";
+  c.tp_size = 8;
+  const auto one_node = make_deployment(c).value();
+  c.nnodes = 2;
+  c.dist_init_addr = "10.0.0.1:20000";
+  const auto two_nodes = make_deployment(c).value();
+  // TP 8 over two nodes of 4 GPUs: the ring crosses the 50 GB/s link instead of NVLink's 450 GB/s
+  // (100 MB: a prefill chunk's activations, where bandwidth, not latency, decides).
+  EXPECT_GT(PerfModel(two_nodes).all_reduce(1e8, 8), 4 * PerfModel(one_node).all_reduce(1e8, 8));
+  EXPECT_GT(PerfModel(two_nodes).all_reduce(1e6, 8), PerfModel(one_node).all_reduce(1e6, 8));
+  // A group that fits in one node's share stays on NVLink.
+  EXPECT_EQ(PerfModel(two_nodes).all_reduce(1e6, 4), PerfModel(one_node).all_reduce(1e6, 4));
+}
+
 // docs/sim.md "Physics sanity": weights 2 B x (8.03e9 - 128256 x 4096) = 15.01 GB, KV 128 KiB/token x ~1152
 // tokens = 0.15 GB, read at 4.8 TB/s x 0.8 -> 3.95 ms, plus 0.4 ms step overhead = 4.35 ms.
 TEST(PerfModel, Llama8bH200SingleRequestTpotMatchesRoofline) {

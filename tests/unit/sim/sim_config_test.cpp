@@ -31,3 +31,21 @@ TEST(SimConfig, ParsesSglangSpellings) {
   EXPECT_EQ(to_string(SpecAlgorithm::nextn), "NEXTN");
   EXPECT_FALSE(parse_spec_algorithm("eagle"));
 }
+
+TEST(SimConfig, MultiNodeNeedsAnEvenSplitARankInRangeAndRankZerosAddress) {
+  SimConfig c;
+  c.tp_size = 8;
+  c.nnodes = 2;
+  EXPECT_FALSE(validate(c)) << "no --dist-init-addr";
+  c.dist_init_addr = "10.0.0.1:20000";
+  EXPECT_TRUE(validate(c));
+  c.node_rank = 2;
+  EXPECT_FALSE(validate(c));
+  c.node_rank = 1;
+  EXPECT_TRUE(validate(c));
+  c.nnodes = 3;
+  c.node_rank = 0;
+  auto uneven = validate(c);
+  ASSERT_FALSE(uneven);
+  EXPECT_NE(uneven.error().message.find("do not split evenly over --nnodes 3"), std::string::npos);
+}
