@@ -1,6 +1,6 @@
 // Verified restore end to end: serve-sim plays the in-service server; the arm's `before` hook stops
 // it and the `after` hook starts it again, once with other launch flags (the restore is detected
-// as failed: exit 1, status.txt, in_service.json) and once the same (restored).
+// as failed: exit 1, status.txt, in_service.json, the report's banner) and once the same (restored).
 #include <signal.h>
 
 #include <gtest/gtest.h>
@@ -8,6 +8,7 @@
 #include "e2e/campaign_process.hpp"
 #include "e2e/serve_sim_process.hpp"
 #include "servebench/results/in_service_file.hpp"
+#include "servebench/util/strings.hpp"
 
 namespace servebench::e2e {
 namespace {
@@ -72,6 +73,21 @@ TEST(CampaignInService, ARestoreWithOtherFactsIsLoudAndTheSameFactsAreRestored) 
   const auto status = util::read_file(dir / "out/status.txt").value_or("");
   EXPECT_NE(status.find("IN-SERVICE RESTORE FAILED"), std::string::npos) << status;
   EXPECT_EQ(read_run_ledger(dir / "out").latest().at(0).status, results::PointStatus::ok) << "the points themselves are fine";
+  // The report of that run opens with the failure, in both formats, and lists the assets it ran with.
+  const auto report = run_servebench({"report", "out"}, dir, std::chrono::seconds(60), "report");
+  ASSERT_EQ(report.exit_code, 0) << report.out << report.err;
+  const auto md = util::read_file(dir / "out/report.md").value_or("");
+  const auto banner = md.find("> **RESTORE FAILED — arm a: the in-service server at " + url);
+  ASSERT_NE(banner, std::string::npos) << md;
+  EXPECT_LT(banner, md.find("## Campaign")) << "the banner comes first";
+  EXPECT_NE(md.find("max_running_requests 32 → 16"), std::string::npos);
+  bool hook_listed = false;
+  for (const auto line : util::split(md, '\n')) {
+    hook_listed = hook_listed || (line.starts_with("| hook ") && line.find("stop.sh") != std::string_view::npos);
+  }
+  EXPECT_TRUE(hook_listed) << "the appendix lists the hook script with its checksum\n" << md;
+  const auto html = util::read_file(dir / "out/report.html").value_or("");
+  EXPECT_NE(html.find("<div class=\"banner\" role=\"alert\">RESTORE FAILED — arm a"), std::string::npos);
 
   // The service now runs with 16; a second campaign that restarts it the same way restores it.
   write_text(dir / "c.yaml", in_service_campaign(url));

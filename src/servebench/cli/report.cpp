@@ -1,4 +1,5 @@
-// `servebench report DIR... [-o PREFIX] [--baseline DIR|FILE] [--slo-tpot-ms N] [--format md,html,json]`
+// `servebench report DIR... [-o PREFIX] [--baseline DIR|FILE] [--baseline-structure FILE.yaml]
+//  [--slo-tpot-ms N] [--format md,html,json]`
 // and `servebench report export DIR...` (the JSON/CSV exports only). Pure function of the files:
 // never measures, never reads the clock. Exit 2 on an unreadable input (the message names it).
 #include <filesystem>
@@ -19,6 +20,7 @@ struct ReportArgs {
   std::vector<std::string> dirs;
   std::string prefix;
   std::string baseline;
+  std::string structure;
   double slo_tpot_ms = 50;
   std::string formats = "md,html";
 };
@@ -37,7 +39,9 @@ int run_report(const ReportArgs& args, const std::vector<report::OutputFormat>& 
   std::vector<std::filesystem::path> dirs(args.dirs.begin(), args.dirs.end());
   std::optional<std::filesystem::path> baseline;
   if (!args.baseline.empty()) baseline = args.baseline;
-  const auto inputs = unwrap(report::load_report_inputs(dirs, baseline));
+  std::optional<std::filesystem::path> structure;
+  if (!args.structure.empty()) structure = args.structure;
+  const auto inputs = unwrap(report::load_report_inputs(dirs, baseline, structure));
   const std::filesystem::path prefix =
       args.prefix.empty() ? dirs.front() / "report" : std::filesystem::path(args.prefix);
   const auto written = unwrap(report::write_report(inputs, report::ReportOptions{args.slo_tpot_ms}, formats, prefix));
@@ -55,6 +59,8 @@ void add_report(CLI::App& app, CommandFn& selected) {
   add_common_options(cmd, *args);
   cmd->add_option("--slo-tpot-ms", args->slo_tpot_ms, "mean-TPOT SLO for the sweet-spot verdict (default 50)");
   cmd->add_option("--format", args->formats, "comma list of md, html, json (default md,html)");
+  cmd->add_option("--baseline-structure", args->structure,
+                  "a baseline report's chapters, scenarios and numbers (YAML): the report follows its chapters");
   auto* exp = cmd->add_subcommand("export", "cookbook rows, InferenceX-style CSV and vLLM-style JSON only");
   add_common_options(exp, *export_args);
   cmd->callback([&selected, args, exp] {

@@ -40,7 +40,8 @@ void add_arms(CampaignSet& set) {
   for (std::size_t r = 0; r < set.runs.size(); ++r) {
     for (const auto& a : set.runs[r].arms) {
       const bool shared = runs_per_name[a.name] > 1;
-      set.arms.push_back({shared ? fmt::format("{}@{}", a.name, q[r]) : a.name, a.name, r, a.facts, a.gate});
+      set.arms.push_back(
+          {shared ? fmt::format("{}@{}", a.name, q[r]) : a.name, a.name, r, a.facts, a.gate, a.in_service});
     }
   }
 }

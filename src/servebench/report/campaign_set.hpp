@@ -21,6 +21,7 @@ struct Arm {
   std::size_t run = 0;  // index into CampaignSet::runs
   ServerFacts facts;
   GateResult gate;
+  std::optional<results::InServiceRecord> in_service;
 };
 
 // Scenarios merge by (name, isl, osl); order is first appearance over the runs in order.

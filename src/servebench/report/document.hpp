@@ -22,6 +22,12 @@ struct BulletList {
   std::vector<std::string> items;
 };
 
+// A warning the reader must not miss (a failed in-service restore): set apart from the text in
+// both renderers.
+struct Banner {
+  std::string text;
+};
+
 // Literal text shown verbatim (launch commands).
 struct CodeBlock {
   std::string text;
@@ -40,7 +46,7 @@ struct Figure {
   ChartSpec chart;
 };
 
-using Block = std::variant<Heading, Paragraph, BulletList, CodeBlock, Table, Figure>;
+using Block = std::variant<Heading, Paragraph, Banner, BulletList, CodeBlock, Table, Figure>;
 
 struct Document {
   std::string title;

@@ -14,7 +14,8 @@ table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.85em}
 th,td{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}th{background:#f3f3f3;text-align:left}
 td.r{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 pre{background:#f6f6f6;padding:.6em;overflow-x:auto;white-space:pre-wrap;word-break:break-all}
-figure{margin:1em 0}figcaption{font-size:.85em;color:#555})";
+figure{margin:1em 0}figcaption{font-size:.85em;color:#555}
+.banner{border:3px solid #b00;background:#fee;color:#700;font-weight:bold;padding:.6em 1em;margin:1em 0})";
 // Tables of more than k_compact_rows rows are written compactly, so a report of 100,000 points stays
 // small: optional end tags omitted, trailing empty cells left out, and alignment by column from a
 // class per column layout (`c0`, `c1`, … in the style sheet) instead of an attribute per cell.
@@ -57,6 +58,7 @@ struct Renderer {
 
   void operator()(const Heading& h) { out << fmt::format("<h{0}>{1}</h{0}>\n", h.level, escape_xml(h.text)); }
   void operator()(const Paragraph& p) { out << "<p>" << escape_xml(p.text) << "</p>\n"; }
+  void operator()(const Banner& b) { out << "<div class=\"banner\" role=\"alert\">" << escape_xml(b.text) << "</div>\n"; }
   void operator()(const BulletList& l) {
     out << "<ul>\n";
     for (const auto& item : l.items) out << "<li>" << escape_xml(item) << "</li>\n";

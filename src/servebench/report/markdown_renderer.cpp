@@ -31,6 +31,7 @@ struct Renderer {
     out << std::string(static_cast<std::size_t>(h.level), '#') << ' ' << md_text(h.text) << "\n\n";
   }
   void operator()(const Paragraph& p) const { out << md_text(p.text) << "\n\n"; }
+  void operator()(const Banner& b) const { out << "> **" << md_text(b.text) << "**\n\n"; }
   void operator()(const BulletList& l) const {
     for (const auto& item : l.items) out << "- " << md_text(item) << '\n';
     out << '\n';

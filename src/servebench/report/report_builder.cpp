@@ -21,10 +21,12 @@ Document build_report(const CampaignSet& set, const Baseline* baseline, const Re
   std::vector<std::string> names;
   for (const auto& run : set.runs) names.push_back(run.campaign_name());
   doc.title = fmt::format("servebench report: {}", names.empty() ? std::string("(no runs)") : util::join(names, " + "));
+  add_restore_banners(set, doc);
   add_header_section(set, doc);
   add_arms_section(set, doc);
   add_scenario_sections(set, doc);
   add_verdict_section(set, baseline, options, doc);
+  add_appendix(set, doc);
   return doc;
 }
 

@@ -52,7 +52,8 @@ util::Result<std::vector<OutputFormat>> parse_formats(std::string_view list) {
 }
 
 util::Result<ReportInputs> load_report_inputs(const std::vector<fs::path>& dirs,
-                                              const std::optional<fs::path>& baseline_path) {
+                                              const std::optional<fs::path>& baseline_path,
+                                              const std::optional<fs::path>& structure_path) {
   std::vector<RunInput> runs;
   for (const auto& dir : dirs) {
     auto run = read_run_input(dir);
@@ -65,7 +66,12 @@ util::Result<ReportInputs> load_report_inputs(const std::vector<fs::path>& dirs,
     base = baseline_from_campaign(runs.front());
     label = runs.front().campaign.baseline_name;
   }
-  ReportInputs in{merge_runs(std::move(runs)), std::nullopt};
+  ReportInputs in{merge_runs(std::move(runs)), std::nullopt, std::nullopt};
+  if (structure_path) {
+    auto s = read_baseline_structure(*structure_path);
+    if (!s) return std::unexpected(s.error());
+    in.structure = std::move(*s);
+  }
   if (base) {
     auto b = read_baseline(*base);
     if (!b) return std::unexpected(b.error());
@@ -83,7 +89,12 @@ util::Result<void> render_each(const ReportInputs& in, const ReportOptions& opti
                                const std::vector<OutputFormat>& formats,
                                const std::function<util::Result<void>(std::string, std::string)>& emit) {
   const bool document = wants(formats, OutputFormat::markdown) || wants(formats, OutputFormat::html);
-  const Document doc = document ? build_report(in.set, in.baseline ? &*in.baseline : nullptr, options) : Document{};
+  const Baseline* baseline = in.baseline ? &*in.baseline : nullptr;
+  Document doc;
+  if (document) {
+    doc = in.structure ? build_structured_report(in.set, *in.structure, baseline, options)
+                       : build_report(in.set, baseline, options);
+  }
   std::vector<std::pair<std::string, std::function<void(std::ostream&)>>> files;
   if (wants(formats, OutputFormat::markdown)) files.emplace_back(".md", [&](std::ostream& o) { render_markdown(doc, o); });
   if (wants(formats, OutputFormat::html)) files.emplace_back(".html", [&](std::ostream& o) { render_html(doc, o); });

@@ -25,13 +25,16 @@ util::Result<std::vector<OutputFormat>> parse_formats(std::string_view list);
 struct ReportInputs {
   CampaignSet set;
   std::optional<Baseline> baseline;
+  std::optional<BaselineStructure> structure;  // --baseline-structure: the report follows its chapters
 };
 
 // Reads and merges the run directories; the baseline is `baseline_path` when given, else the
 // first run's campaign.yaml `baseline.ledger` (relative to that run directory) when that file
-// exists. Fails (bad_input, naming the file) on any unreadable input.
+// exists; `structure_path` is a baseline structure file (docs/report.md). Fails (bad_input, naming
+// the file) on any unreadable input.
 util::Result<ReportInputs> load_report_inputs(const std::vector<std::filesystem::path>& dirs,
-                                              const std::optional<std::filesystem::path>& baseline_path);
+                                              const std::optional<std::filesystem::path>& baseline_path,
+                                              const std::optional<std::filesystem::path>& structure_path = std::nullopt);
 
 // File suffix → content, for every file the formats produce (".md", ".html", ".cookbook.json",
 // ".inferencex.csv", ".vllm.json"), in that order.

@@ -20,13 +20,16 @@ std::vector<std::string> arm_names(const RunInput& run, const results::RunLayout
 }
 
 util::Result<ArmInput> read_arm(const results::RunLayout& layout, const std::string& name) {
-  ArmInput arm{name, {}, {}};
+  ArmInput arm{name, {}, {}, std::nullopt};
   auto facts = read_server_facts(layout.server_facts(name));
   if (!facts) return std::unexpected(facts.error());
   arm.facts = std::move(*facts);
   auto gate = read_gate(layout.gate(name));
   if (!gate) return std::unexpected(gate.error());
   arm.gate = std::move(*gate);
+  auto in_service = results::read_in_service(results::in_service_file(layout, name));
+  if (!in_service) return std::unexpected(in_service.error());
+  arm.in_service = std::move(*in_service);
   return arm;
 }
 
@@ -59,6 +62,9 @@ util::Result<RunInput> read_run_input(const fs::path& dir) {
   auto merge = results::read_merge_summary(dir);
   if (!merge) return std::unexpected(merge.error());
   run.merge = std::move(*merge);
+  auto assets = results::read_assets(results::assets_file(layout));
+  if (!assets) return std::unexpected(assets.error());
+  run.assets = std::move(*assets);
   for (const auto& name : arm_names(run, layout)) {
     auto arm = read_arm(layout, name);
     if (!arm) return std::unexpected(arm.error());

@@ -57,3 +57,16 @@ TEST(HtmlRenderer, SmallDocumentsHaveNoCompactStyle) {
   render_html(doc, out);
   EXPECT_EQ(out.str().find("table.c"), std::string::npos);
 }
+
+TEST(HtmlRenderer, ABannerIsAnAlertBoxWithEscapedText) {
+  Document doc;
+  doc.title = "t";
+  doc.add(Banner{"RESTORE FAILED — arm <a>: max_running_requests 32 → 16"});
+  std::ostringstream out;
+  render_html(doc, out);
+  const std::string html = out.str();
+  EXPECT_NE(html.find("<div class=\"banner\" role=\"alert\">RESTORE FAILED — arm &lt;a&gt;: max_running_requests 32 → 16</div>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find(".banner{"), std::string::npos) << "styled to stand out";
+}

@@ -53,6 +53,23 @@ TEST_F(GoldenReport, TwoArmCampaignWithBaseline) {
   compare("two-arm", *in, {OutputFormat::markdown, OutputFormat::html, OutputFormat::json});
 }
 
+// The run in a baseline report's chapters (--baseline-structure): every verdict kind, a unit in
+// seconds, a scenario the run lacks, one impossible everywhere.
+TEST_F(GoldenReport, TwoArmInTheChaptersOfABaselineReport) {
+  const auto in = load_report_inputs({"tests/fixtures/report/two-arm"}, std::nullopt,
+                                     fs::path("tests/fixtures/report/two-arm-chapters.yaml"));
+  ASSERT_TRUE(in) << in.error().message;
+  compare("two-arm-chapters", *in, {OutputFormat::markdown, OutputFormat::html});
+}
+
+TEST(ReportFiles, AnUnreadableBaselineStructureIsBadInputNamingTheFile) {
+  const auto in = load_report_inputs({fs::path(SERVEBENCH_SOURCE_DIR) / "tests/fixtures/report/two-arm"}, std::nullopt,
+                                     fs::path("/nonexistent/chapters.yaml"));
+  ASSERT_FALSE(in);
+  EXPECT_EQ(in.error().kind, servebench::util::ErrorKind::bad_input);
+  EXPECT_NE(in.error().message.find("/nonexistent/chapters.yaml"), std::string::npos) << in.error().message;
+}
+
 TEST_F(GoldenReport, TwoMachinesMerged) {
   const auto in =
       load_report_inputs({"tests/fixtures/report/two-arm", "tests/fixtures/report/machine-b"}, std::nullopt);

@@ -50,7 +50,7 @@ inline RunInput run_of(const std::string& campaign, std::vector<results::PointRe
     p.campaign = campaign;
     bool known = false;
     for (const auto& a : run.arms) known = known || a.name == p.arm;
-    if (!known) run.arms.push_back({p.arm, {}, {}});
+    if (!known) run.arms.push_back({p.arm, {}, {}, std::nullopt});
   }
   run.points = std::move(points);
   return run;
