@@ -99,6 +99,11 @@ void ArmSession::run_gate_once() {
   if (m_env.stop->requested()) return;  // the server was being stopped under the probes: no verdict
   (void)results::write_gate(m_run.gate(m_arm.name), *m_gate, m_arm.name);
   m_context.gate = summary_of(*m_gate);
+  for (const auto& probe : m_gate->probes) {
+    if (probe.name != "gsm8k" || !probe.wilson_low || !probe.wilson_high) continue;
+    m_context.quality = boost::json::object{{"probe", probe.name}, {"dataset", probe.dataset}, {"n", probe.n}, {"correct", probe.correct},
+                         {"accuracy", probe.accuracy}, {"wilson_low", *probe.wilson_low}, {"wilson_high", *probe.wilson_high}};
+  }
   const bool failed = m_gate->passed == false;
   if (failed && m_gate->required) m_context.gate_failure = "quality gate failed: " + m_gate->summary();
   if (!m_gate->enabled) {

@@ -41,6 +41,10 @@ GateSpec read_gate(util::YamlFields& arm) {
   if (g.max_tokens < 16) f.note_at(f.node("max_tokens"), "gate.max_tokens must be >= 16");
   const std::int64_t seed = f.integer("seed", static_cast<std::int64_t>(g.seed));
   g.seed = static_cast<std::uint64_t>(std::max<std::int64_t>(seed, 0));
+  if (const auto dataset = f.optional_string("dataset")) {
+    if (dataset->empty()) f.note_at(f.node("dataset"), "gate.dataset must name a GSM8K-format JSONL file");
+    g.dataset = *dataset;  // resolved against the campaign file's directory by the spec reader
+  }
   const std::string tool = f.string("tool_call", "auto");
   if (tool == "auto") g.tool_call = ToolCallProbe::when_declared;
   else if (auto on = util::parse_bool(tool, "gate.tool_call")) g.tool_call = *on ? ToolCallProbe::on : ToolCallProbe::off;

@@ -5,7 +5,9 @@
 #include <boost/json.hpp>
 #include <fmt/format.h>
 
+#include "servebench/campaign/gsm8k.hpp"
 #include "servebench/campaign/word_problems.hpp"
+#include "servebench/stats/intervals.hpp"
 #include "servebench/util/json_text.hpp"
 #include "servebench/util/strings.hpp"
 #include "servebench/wire/chunk_parser.hpp"
@@ -54,10 +56,23 @@ util::Result<Reply> ask(const ArmSpec& arm, http::Exchange& ex, const std::strin
   return Reply{std::string(chunk.text), std::move(r->body), chunk.finish};
 }
 
+// The built-in problems, or the first gate.problems of gate.dataset (GSM8K format: the probe is then
+// "gsm8k" and records the Wilson interval of its accuracy).
 ProbeResult arithmetic_probe(const ArmSpec& arm, http::Exchange& ex, const std::string& model) {
   ProbeResult p;
-  p.name = "arithmetic";
-  const auto problems = make_word_problems(static_cast<std::size_t>(arm.gate.problems), arm.gate.seed);
+  p.name = arm.gate.dataset.empty() ? "arithmetic" : "gsm8k";
+  std::vector<WordProblem> problems;
+  if (arm.gate.dataset.empty()) {
+    problems = make_word_problems(static_cast<std::size_t>(arm.gate.problems), arm.gate.seed);
+  } else {
+    p.dataset = arm.gate.dataset.filename().string();
+    auto loaded = load_gsm8k(arm.gate.dataset, static_cast<std::size_t>(arm.gate.problems));
+    if (!loaded) {
+      p.detail = loaded.error().message;
+      return p;
+    }
+    problems = std::move(*loaded);
+  }
   std::int64_t stops = 0;
   std::vector<std::string> wrong;
   for (const auto& problem : problems) {
@@ -72,6 +87,11 @@ ProbeResult arithmetic_probe(const ArmSpec& arm, http::Exchange& ex, const std::
     else if (wrong.size() < 2) wrong.push_back(fmt::format("expected {}, got \"{}\"", problem.answer, reply->text.substr(0, 80)));
   }
   p.accuracy = static_cast<double>(p.correct) / static_cast<double>(p.n);
+  if (!arm.gate.dataset.empty()) {
+    const stats::Interval w = stats::wilson(p.correct, p.n);
+    p.wilson_low = w.low;
+    p.wilson_high = w.high;
+  }
   p.natural_stop_rate = static_cast<double>(stops) / static_cast<double>(p.n);
   p.passed = p.accuracy >= arm.gate.min_accuracy && p.natural_stop_rate >= arm.gate.min_natural_stop_rate;
   if (!p.passed) {

@@ -58,12 +58,19 @@ std::vector<PlannedPoint> expand(const CampaignSpec& spec, const PointFilter& on
   for (std::size_t a = 0; a < spec.arms.size(); ++a) {
     for (std::size_t s = 0; s < spec.scenarios.size(); ++s) {
       for (const std::int64_t c : spec.scenarios[s].concurrency) {
-        PlannedPoint p{a, s, c, 0};
+        PlannedPoint p{a, s, c, 0, std::nullopt};
         if (!only.matches(spec, p)) continue;
         auto n = spec.protocol.num_prompts.eval(c);
         SB_CHECK(n.has_value());  // checked by the spec reader
         p.num_prompts = scenario_prompts(spec.scenarios[s], *n);
-        out.push_back(p);
+        if (spec.protocol.repeats <= 1) {
+          out.push_back(p);
+          continue;
+        }
+        for (std::int64_t r = 1; r <= spec.protocol.repeats; ++r) {
+          p.repeat = r;
+          out.push_back(p);
+        }
       }
     }
   }
@@ -71,7 +78,7 @@ std::vector<PlannedPoint> expand(const CampaignSpec& spec, const PointFilter& on
 }
 
 results::PointKey key_of(const CampaignSpec& spec, const PlannedPoint& p) {
-  return {spec.arms[p.arm].name, spec.scenarios[p.scenario].name, p.concurrency, std::nullopt};
+  return {spec.arms[p.arm].name, spec.scenarios[p.scenario].name, p.concurrency, std::nullopt, p.repeat};
 }
 
 PointCap cap_point(std::int64_t isl, std::int64_t osl, std::int64_t concurrency, const ArmLimits& limits) {

@@ -18,6 +18,7 @@ struct PlannedPoint {
   std::size_t arm = 0, scenario = 0;  // indices into CampaignSpec::arms / scenarios
   std::int64_t concurrency = 0;
   std::int64_t num_prompts = 0;       // protocol.num_prompts at this concurrency
+  std::optional<std::int64_t> repeat;  // 1..protocol.repeats when it is above 1
 };
 
 // --only arm=a,scenario=s,c=8: keys arm, scenario, c (or concurrency); a key given more than once
@@ -30,8 +31,8 @@ struct PointFilter {
 // Fails (bad_input) on a malformed item, an unknown key, or a name the campaign does not have.
 util::Result<PointFilter> parse_only(std::string_view text, const CampaignSpec& spec);
 
-// Every point the filter lets through, in run order. num_prompts evaluates (the spec reader has
-// checked it at every concurrency).
+// Every point the filter lets through, in run order (the repeats of a point one after the other,
+// each its own point). num_prompts evaluates (the spec reader has checked it at every concurrency).
 std::vector<PlannedPoint> expand(const CampaignSpec& spec, const PointFilter& only = {});
 
 // The ledger identity of a planned point (closed loop: no request rate).

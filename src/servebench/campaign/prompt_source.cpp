@@ -14,9 +14,12 @@ namespace {
 
 using util::ErrorKind;
 
-// A seed per (scenario, concurrency, attempt): stable across resumes and arms.
+// A seed per (scenario, concurrency, repeat, attempt): stable across resumes and arms. A point that
+// runs once hashes what it always did, so its prompts do not change with this version.
 std::uint64_t point_seed(std::uint64_t base, const PromptRequest& r) {
-  const std::string digest = util::sha256_hex(fmt::format("{}/{}/c{}/a{}", base, r.scenario, r.concurrency, r.attempt));
+  std::string key = fmt::format("{}/{}/c{}/a{}", base, r.scenario, r.concurrency, r.attempt);
+  if (r.repeat) key += fmt::format("/r{}", *r.repeat);
+  const std::string digest = util::sha256_hex(key);
   return std::stoull(digest.substr(0, 15), nullptr, 16);
 }
 
@@ -83,6 +86,7 @@ util::Result<PointPrompts> PromptSource::take_corpus(const PromptRequest& r) {
   record["scenario"] = r.scenario;
   record["concurrency"] = r.concurrency;
   record["attempt"] = r.attempt;
+  if (r.repeat) record["repeat"] = *r.repeat;
   record["from_offset"] = m_cursor->offset;
   record["from_passes"] = m_cursor->passes;
   record["windows"] = r.count + r.warmup;

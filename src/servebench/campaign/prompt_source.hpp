@@ -1,6 +1,6 @@
 #pragma once
 // Where a point's prompts come from. `random-ids`: token ids with exact lengths, a fresh seed per
-// (scenario, concurrency, attempt) — the same prompts for every arm, never the same within one.
+// (scenario, concurrency, repeat, attempt) — the same prompts for every arm, never the same within one.
 // `corpus`: consecutive windows of a text file, each used once across the whole run directory: a
 // point's windows are reserved by appending a cursor record (servebench.cursor/1) to the ledger and
 // fsyncing it before they are sent, so a crash can waste windows but never reuse one. When the
@@ -23,11 +23,13 @@ struct PromptRequest {
   std::int64_t isl = 0, osl = 0, concurrency = 0, count = 0, warmup = 0;
   int attempt = 1;
   const ScenarioSpec* scenario_spec = nullptr;  // shared-prefix kinds are built from it (scenario_kind.hpp)
+  std::optional<std::int64_t> repeat;           // under protocol.repeats: part of the seed and the cursor record
 };
 
 struct PointPrompts {
   std::vector<load::Prompt> measured, warmup;
   bool recycled = false;  // some corpus window was used before
+  std::vector<util::Nanos> send_offsets;  // trace kind: when each measured prompt is due
 };
 
 class PromptSource {

@@ -34,9 +34,11 @@ results::PointRecord base_record(const ArmContext& a, const PlannedPoint& p) {
   r.isl = s.isl;
   r.osl = s.osl;
   r.concurrency = p.concurrency;
+  r.repeat = p.repeat;
   r.num_prompts = p.num_prompts;
   r.gpus = a.arm->gpus;
   r.gate = a.gate;
+  if (!a.quality.empty()) r.extra["quality"] = a.quality;
   r.prompts.source = std::string(to_string(a.spec->protocol.prompts.kind));
   r.server = a.server_ref;
   r.tool = a.tool;
@@ -55,6 +57,7 @@ load::RunSpec run_spec(const ArmContext& a, const PlannedPoint& p, PointPrompts 
   spec.model = a.arm->model;
   spec.prompts = std::move(prompts.measured);
   spec.warmup_prompts = std::move(prompts.warmup);
+  spec.send_offsets = std::move(prompts.send_offsets);
   spec.max_concurrency = p.concurrency;
   spec.seed = proto.request.seed;
   spec.request.stream = proto.request.stream;
@@ -110,8 +113,10 @@ results::PointRecord measured_record(const ArmContext& a, const PlannedPoint& p,
   results::PointRecord r = load::to_point_record(result, {a.spec->name, a.arm->name, s.name, s.isl, s.osl, p.concurrency});
   const auto base = base_record(a, p);
   r.effective_concurrency = cap.effective;
+  r.repeat = p.repeat;
   r.gpus = base.gpus;
   r.gate = base.gate;
+  if (!a.quality.empty()) r.extra["quality"] = a.quality;
   r.prompts = {base.prompts.source, recycled};
   r.server = base.server;
   r.tool = base.tool;
@@ -119,7 +124,7 @@ results::PointRecord measured_record(const ArmContext& a, const PlannedPoint& p,
 }
 
 util::Result<void> write_requests(const ArmContext& a, const PlannedPoint& p, const load::RunResult& result) {
-  const auto log = results::RunLayout(a.run_dir).requests(a.arm->name, scenario_of(a, p).name, p.concurrency);
+  const auto log = results::RunLayout(a.run_dir).requests(a.arm->name, scenario_of(a, p).name, p.concurrency, p.repeat);
   if (auto ok = util::make_dirs(log.parent_path()); !ok) return ok;
   return load::write_request_log(log, result);
 }
@@ -133,6 +138,7 @@ bool should_retry(const results::PointRecord& r, const PointWindow& w, const Sce
 json::object workload_extra(const ScenarioSpec& s, std::optional<double> expected, const load::RunResult& result,
                             const std::vector<std::int32_t>& turns, stats::PercentileMethod method) {
   json::object o{{"kind", to_string(s.kind)}, {"expected_hit_rate", expected.value_or(0)}};
+  if (s.kind == ScenarioKind::controlled_hit_rate) o["target_hit_rate"] = s.hit_rate;
   if (s.kind == ScenarioKind::multi_turn) o["ttft_ms_by_turn"] = load::to_json(load::ttft_by_turn(result.records, turns, method));
   return o;
 }
@@ -148,7 +154,7 @@ util::Result<PointOutcome> run_point(const ArmContext& a, const PlannedPoint& p,
   PointOutcome out;
   for (int attempt = 1; attempt <= max_attempts; ++attempt) {
     auto prompts = a.prompts->take({a.arm->name, s.name, s.isl, s.osl, p.concurrency, p.num_prompts,
-                                    proto.warmup_requests, attempt, &s},
+                                    proto.warmup_requests, attempt, &s, p.repeat},
                                    *a.control);
     if (!prompts) return std::unexpected(prompts.error());
     const bool recycled = prompts->recycled;

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/json/object.hpp>
+
 #include "servebench/campaign/arm_server.hpp"
 #include "servebench/campaign/campaign_clock.hpp"
 #include "servebench/campaign/matrix.hpp"
@@ -32,6 +34,7 @@ struct ArmContext {
   PromptSource* prompts = nullptr;
   results::GateSummary gate;
   std::string gate_failure;  // non-empty when the gate failed and is required: points are invalid
+  boost::json::object quality;  // the gsm8k probe's accuracy and interval, copied into every record's `quality`
   results::ServerRef server_ref;
   results::ToolInfo tool;
   std::optional<double> time_scale;  // serve-sim's, recorded on every point

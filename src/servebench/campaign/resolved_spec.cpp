@@ -20,6 +20,7 @@ void emit_protocol(YAML::Emitter& y, const ProtocolSpec& p) {
   if (p.max_cache_hit_rate) y << num(*p.max_cache_hit_rate);
   else y << YAML::Null;
   y << YAML::Key << "retries" << YAML::Value << p.retries;
+  if (p.repeats != 1) y << YAML::Key << "repeats" << YAML::Value << p.repeats;
   y << YAML::Key << "num_prompts" << YAML::Value << YAML::DoubleQuoted << p.num_prompts.text();
   y << YAML::Key << "warmup_requests" << YAML::Value << p.warmup_requests;
   y << YAML::Key << "percentile" << YAML::Value << std::string(stats::to_string(p.percentile));
@@ -51,6 +52,7 @@ void emit_gate(YAML::Emitter& y, const GateSpec& g) {
   y << YAML::Key << "max_tokens" << YAML::Value << g.max_tokens;
   y << YAML::Key << "tool_call" << YAML::Value << std::string(tool_call_text(g.tool_call));
   y << YAML::Key << "seed" << YAML::Value << g.seed;
+  if (!g.dataset.empty()) y << YAML::Key << "dataset" << YAML::Value << g.dataset.string();
   y << YAML::EndMap;
 }
 
@@ -101,10 +103,12 @@ std::string resolved_yaml(const CampaignSpec& spec) {
   y << YAML::Key << "scenarios" << YAML::Value << YAML::BeginSeq;
   for (const auto& s : spec.scenarios) {
     y << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << s.name;
-    if (s.kind == ScenarioKind::fixed) y << YAML::Key << "isl" << YAML::Value << s.isl;
+    if (s.kind == ScenarioKind::fixed || s.kind == ScenarioKind::controlled_hit_rate) {
+      y << YAML::Key << "isl" << YAML::Value << s.isl;
+    }
     emit_scenario_kind(y, s);
-    y << YAML::Key << "osl" << YAML::Value << s.osl << YAML::Key << "concurrency" << YAML::Value << YAML::Flow
-      << s.concurrency << YAML::EndMap;
+    if (s.kind != ScenarioKind::trace) y << YAML::Key << "osl" << YAML::Value << s.osl;  // a trace has its own
+    y << YAML::Key << "concurrency" << YAML::Value << YAML::Flow << s.concurrency << YAML::EndMap;
   }
   y << YAML::EndSeq;
   if (spec.baseline) {

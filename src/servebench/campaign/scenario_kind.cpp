@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "servebench/campaign/controlled_hit_rate.hpp"
+#include "servebench/campaign/trace_scenario.hpp"
 #include "servebench/load/conversation.hpp"
 
 namespace servebench::campaign {
@@ -41,6 +43,20 @@ void read_conversation(util::YamlFields& f, ScenarioSpec& s) {
   s.osl = w.reply_len;
 }
 
+void read_controlled(util::YamlFields& f, ScenarioSpec& s) {
+  s.isl = positive(f, s, "isl", 0);
+  s.osl = positive(f, s, "osl", 0);
+  if (!f.failed() && s.isl < 2) f.note_at(f.node("isl"), fmt::format("scenario '{}': isl must be >= 2", s.name));
+  if (!f.has("hit_rate")) {
+    f.note_at(f.node("kind"), fmt::format("scenario '{}': kind controlled-hit-rate needs hit_rate (in [0, 1])", s.name));
+    return;
+  }
+  s.hit_rate = f.number("hit_rate", 0);
+  if (!f.failed() && !(s.hit_rate >= 0 && s.hit_rate <= 1)) {
+    f.note_at(f.node("hit_rate"), fmt::format("scenario '{}': hit_rate must be in [0, 1]", s.name));
+  }
+}
+
 }  // namespace
 
 std::string_view to_string(ScenarioKind k) {
@@ -48,6 +64,8 @@ std::string_view to_string(ScenarioKind k) {
     case ScenarioKind::fixed: return "fixed";
     case ScenarioKind::shared_prefix: return "generated-shared-prefix";
     case ScenarioKind::multi_turn: return "multi-turn";
+    case ScenarioKind::controlled_hit_rate: return "controlled-hit-rate";
+    case ScenarioKind::trace: return "trace";
   }
   return "fixed";
 }
@@ -61,9 +79,16 @@ bool read_scenario_kind(util::YamlFields& f, ScenarioSpec& s) {
   } else if (kind == "multi-turn") {
     s.kind = ScenarioKind::multi_turn;
     read_conversation(f, s);
+  } else if (kind == "trace") {
+    s.kind = ScenarioKind::trace;
+    read_trace_keys(f, s);
+  } else if (kind == "controlled-hit-rate") {
+    s.kind = ScenarioKind::controlled_hit_rate;
+    read_controlled(f, s);
+    return true;  // it has its own isl
   } else {
-    f.note_at(f.node("kind"), fmt::format("scenario '{}': kind '{}' is not fixed, generated-shared-prefix or multi-turn",
-                                          s.name, kind));
+    f.note_at(f.node("kind"), fmt::format("scenario '{}': kind '{}' is not fixed, generated-shared-prefix, multi-turn, "
+                                          "controlled-hit-rate or trace", s.name, kind));
     return false;
   }
   if (f.has("isl")) {
@@ -75,6 +100,11 @@ bool read_scenario_kind(util::YamlFields& f, ScenarioSpec& s) {
 void emit_scenario_kind(YAML::Emitter& y, const ScenarioSpec& s) {
   if (s.kind == ScenarioKind::fixed) return;
   y << YAML::Key << "kind" << YAML::Value << std::string(to_string(s.kind));
+  if (s.kind == ScenarioKind::controlled_hit_rate) {
+    y << YAML::Key << "hit_rate" << YAML::Value << fmt::format("{}", s.hit_rate);
+    return;
+  }
+  if (s.kind == ScenarioKind::trace) return emit_trace_keys(y, s);
   if (s.kind == ScenarioKind::shared_prefix) {
     const auto& w = s.shared_prefix;
     y << YAML::Key << "groups" << YAML::Value << w.num_groups << YAML::Key << "prompts_per_group" << YAML::Value
@@ -91,15 +121,23 @@ void emit_scenario_kind(YAML::Emitter& y, const ScenarioSpec& s) {
 
 std::int64_t scenario_prompts(const ScenarioSpec& s, std::int64_t num_prompts_at_c) {
   switch (s.kind) {
-    case ScenarioKind::fixed: return num_prompts_at_c;
+    case ScenarioKind::fixed:
+    case ScenarioKind::controlled_hit_rate: return num_prompts_at_c;
     case ScenarioKind::shared_prefix: return s.shared_prefix.num_groups * s.shared_prefix.prompts_per_group;
     case ScenarioKind::multi_turn: return s.conversations.value_or(num_prompts_at_c) * s.conversation.turns;
+    case ScenarioKind::trace: return std::ssize(s.trace_requests);
   }
   return num_prompts_at_c;
 }
 
 std::optional<double> expected_hit_rate(const ScenarioSpec& s, std::int64_t requests, std::int64_t warmup) {
   double measured_tokens = 0, warmup_tokens = 0, rate = 0;
+  if (s.kind == ScenarioKind::trace) return trace_expected_hit_rate(s, warmup);
+  if (s.kind == ScenarioKind::controlled_hit_rate) {
+    // Exact already: the plan counts the warmup prompts as misses.
+    auto plan = plan_controlled(s.hit_rate, s.isl, requests, warmup);
+    return plan ? std::optional<double>(plan->expected) : std::nullopt;
+  }
   if (s.kind == ScenarioKind::shared_prefix) {
     const auto& w = s.shared_prefix;
     measured_tokens = static_cast<double>(requests * (w.system_len + w.question_len));
@@ -123,6 +161,8 @@ util::Result<PointPrompts> take_shaped(const ScenarioSpec& s, const PromptReques
                                        load::ServerControl& control) {
   const auto vocab = control.vocabulary();
   if (!vocab) return util::fail(util::ErrorKind::bad_input, "the server reports no vocabulary for token-id prompts");
+  if (s.kind == ScenarioKind::controlled_hit_rate) return take_controlled(s, r, seed, *vocab);
+  if (s.kind == ScenarioKind::trace) return take_trace(s, r, seed, *vocab);
   PointPrompts out;
   util::Result<std::vector<load::Prompt>> measured;
   std::int64_t warm_len = 0;
@@ -148,6 +188,17 @@ util::Result<PointPrompts> take_shaped(const ScenarioSpec& s, const PromptReques
     out.warmup = std::move(*warm);
   }
   return out;
+}
+
+void check_scenario_kind(util::YamlFields& f, const ScenarioSpec& s, const ProtocolSpec& p) {
+  if (s.kind != ScenarioKind::controlled_hit_rate || f.failed()) return;
+  for (const std::int64_t c : s.concurrency) {
+    auto n = p.num_prompts.eval(c);
+    if (!n) return;
+    if (auto plan = plan_controlled(s.hit_rate, s.isl, *n, p.warmup_requests); !plan) {
+      return f.note_at(f.node("hit_rate"), fmt::format("scenario '{}' at concurrency {}: {}", s.name, c, plan.error().message));
+    }
+  }
 }
 
 std::optional<bool> hit_rate_verified(const ScenarioSpec& s, const ProtocolSpec& p, std::optional<double> expected,

@@ -39,6 +39,10 @@ std::optional<double> expected_hit_rate(const ScenarioSpec& s, std::int64_t requ
 util::Result<PointPrompts> take_shaped(const ScenarioSpec& s, const PromptRequest& r, std::uint64_t seed,
                                        load::ServerControl& control);
 
+// For controlled-hit-rate: that the target is reachable at every concurrency of the ladder (noted
+// on `f` at the scenario's hit_rate). Nothing for the other kinds.
+void check_scenario_kind(util::YamlFields& f, const ScenarioSpec& s, const ProtocolSpec& p);
+
 // Whether a measured hit rate passes verification: within the tolerance of the expected rate for
 // shared-prefix kinds (when cold_cache flushes), at most max_cache_hit_rate otherwise; nullopt
 // when nothing is verified.

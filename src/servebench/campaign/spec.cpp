@@ -8,6 +8,8 @@
 
 #include "servebench/campaign/arm_spec.hpp"
 #include "servebench/campaign/assets.hpp"
+#include "servebench/campaign/gsm8k.hpp"
+#include "servebench/campaign/trace_scenario.hpp"
 #include "servebench/load/run_settings.hpp"
 #include "servebench/util/yaml_fields.hpp"
 #include "servebench/util/file_io.hpp"
@@ -114,6 +116,10 @@ void read_protocol(util::YamlFields& root, CampaignSpec& spec, const std::filesy
   }
   p.retries = static_cast<int>(f.integer("retries", p.retries));
   if (p.retries < 0 || p.retries > 10) f.note_at(f.node("retries"), "protocol.retries must be in 0..10");
+  p.repeats = f.integer("repeats", p.repeats);
+  if (p.repeats < 1 || p.repeats > k_max_repeats) {
+    f.note_at(f.node("repeats"), fmt::format("protocol.repeats must be in 1..{}", k_max_repeats));
+  }
   p.num_prompts = read_num_prompts(f);
   p.warmup_requests = f.integer("warmup_requests", p.warmup_requests);
   if (auto why = load::setting_problem(load::Setting::warmup_requests, static_cast<double>(p.warmup_requests),
@@ -161,6 +167,7 @@ std::optional<ScenarioSpec> read_scenario(const std::string& file, const YAML::N
       f.note_at(c, fmt::format("scenario '{}': num_prompts {}", s.name, np.error().message));
     }
   }
+  check_scenario_kind(f, s, protocol);
   if (auto ok = f.finish(); !ok) root.note(ok.error());
   return s;
 }
@@ -234,7 +241,21 @@ Result<CampaignSpec> parse_campaign(const std::string& text, const std::string& 
   spec.model = root.string("model");
   read_protocol(root, spec, base_dir);
   if (!root.failed()) read_arms(root, spec);
+  for (auto& arm : spec.arms) {
+    if (root.failed() || arm.gate.dataset.empty()) continue;
+    arm.gate.dataset = resolve_path(base_dir, arm.gate.dataset.string());
+    // Read it now, so a missing file or a malformed line stops the campaign before anything runs.
+    if (auto problems = load_gsm8k(arm.gate.dataset, static_cast<std::size_t>(arm.gate.problems)); !problems) {
+      root.note(util::Error{ErrorKind::bad_input, fmt::format("{}: arm '{}': {}", name, arm.name, problems.error().message)});
+    }
+  }
   if (!root.failed()) read_scenarios(root, spec);
+  for (auto& s : spec.scenarios) {
+    if (root.failed() || s.kind != ScenarioKind::trace) continue;
+    if (auto ok = resolve_trace(s, base_dir); !ok) {
+      root.note(util::Error{ErrorKind::bad_input, fmt::format("{}: {}", name, ok.error().message)});
+    }
+  }
   if (!root.failed()) read_baseline_and_telemetry(root, spec, base_dir);
   if (!root.failed()) read_asset_list(root, spec, base_dir);
   if (auto ok = root.finish(); !ok) return std::unexpected(ok.error());

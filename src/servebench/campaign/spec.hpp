@@ -13,6 +13,7 @@
 #include "servebench/engines/adapter.hpp"
 #include "servebench/flags/command.hpp"
 #include "servebench/load/conversation.hpp"
+#include "servebench/load/trace.hpp"
 #include "servebench/results/run_layout.hpp"
 #include "servebench/stats/summary.hpp"
 #include "servebench/util/result.hpp"
@@ -39,10 +40,13 @@ struct PromptSourceSpec {
   std::filesystem::path path;  // corpus text file, absolute
 };
 
+inline constexpr std::int64_t k_max_repeats = 100;
+
 struct ProtocolSpec {
   bool cold_cache = true;                   // wait idle + flush before every attempt
   std::optional<double> max_cache_hit_rate = 0.01;  // nullopt: not verified
   int retries = 1;                          // re-flush + re-run after a failed verification
+  std::int64_t repeats = 1;                 // each point measured this many times (repeat_spread.hpp)
   NumPromptsExpr num_prompts;               // "max(8, 2*c)"
   std::int64_t warmup_requests = 2;
   stats::PercentileMethod percentile = stats::PercentileMethod::nearest_rank;
@@ -62,6 +66,7 @@ struct GateSpec {
   std::int64_t max_tokens = 256;        // per probe answer
   ToolCallProbe tool_call = ToolCallProbe::when_declared;
   std::uint64_t seed = 7;               // which problems are generated
+  std::filesystem::path dataset;        // a GSM8K-format JSONL (gsm8k.hpp); empty: the built-in problems
 };
 
 enum class RestoreCheck { facts, health };
@@ -94,7 +99,7 @@ struct ArmSpec {
   std::optional<InServiceSpec> in_service;
 };
 
-enum class ScenarioKind { fixed, shared_prefix, multi_turn };  // scenario_kind.hpp
+enum class ScenarioKind { fixed, shared_prefix, multi_turn, controlled_hit_rate, trace };  // scenario_kind.hpp
 std::string_view to_string(ScenarioKind k);
 
 struct ScenarioSpec {
@@ -105,6 +110,10 @@ struct ScenarioSpec {
   load::SharedPrefixWorkload shared_prefix{};   // generated-shared-prefix (seeded per point)
   load::ConversationWorkload conversation{};    // multi-turn (seeded per point)
   std::optional<std::int64_t> conversations{};  // multi-turn; nullopt: protocol.num_prompts at c
+  double hit_rate = 0;                          // controlled-hit-rate: the target in [0, 1]
+  std::filesystem::path trace;                  // trace: the Mooncake/AIPerf JSONL, absolute
+  load::TraceOptions trace_options{};           // trace: block size, time scale, truncation
+  std::vector<load::TraceRequest> trace_requests;  // trace: read with the campaign file (after truncation)
 };
 
 struct BaselineSpec {

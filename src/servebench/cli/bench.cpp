@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "servebench/cli/command.hpp"
+#include "servebench/cli/sweep.hpp"
 #include "servebench/load/engine_control.hpp"
 #include "servebench/load/option_parsing.hpp"
 #include "servebench/load/progress_line.hpp"
@@ -42,11 +43,15 @@ struct BenchFlags {
   std::string api_key_env = "OPENAI_API_KEY", percentile_method = "nearest-rank", metric_percentiles = "50,90,95,99";
   std::string output_format = "sglang";
   std::vector<std::string> goodput;
+  std::string slo;  // --slo ttft_p99_ms=…,tpot_p50_ms=… (load/slo.hpp)
   std::optional<int> num_gpus;
   int threads = 0;
   load::SharedPrefixWorkload gsp;
   load::ConversationWorkload mt;
   double mt_think_time_s = 0;
+  load::TraceOptions trace;
+  std::optional<std::int64_t> trace_max_requests;
+  std::optional<double> trace_max_duration_s;
   CLI::Option* range_ratio_option = nullptr;
   CLI::Option* port_option = nullptr;
   CLI::Option* host_option = nullptr;
@@ -60,8 +65,8 @@ void define_flags(CLI::App& c, BenchFlags& f) {
   f.port_option = c.add_option("--port", f.port, "server port (default: the backend's usual port)");
   c.add_option("--model", f.model, "model name sent in requests (default: first of /v1/models)");
   c.add_option("--dataset-name", f.dataset_name, "random, random-ids, corpus, custom, sharegpt, "
-                                                   "generated-shared-prefix, multi-turn")->capture_default_str();
-  c.add_option("--dataset-path", f.dataset_path, "corpus text, custom JSONL or ShareGPT JSON file");
+                                                   "generated-shared-prefix, multi-turn, trace")->capture_default_str();
+  c.add_option("--dataset-path", f.dataset_path, "corpus text, custom JSONL, ShareGPT JSON or Mooncake trace file");
   c.add_option("--random-input-len", f.random_input_len)->capture_default_str();
   c.add_option("--random-output-len", f.random_output_len)->capture_default_str();
   f.range_ratio_option = c.add_option("--random-range-ratio", f.random_range_ratio,
@@ -92,10 +97,19 @@ void define_flags(CLI::App& c, BenchFlags& f) {
                                          "--random-input-len, replies --random-output-len")->capture_default_str();
   c.add_option("--mt-think-time", f.mt_think_time_s, "multi-turn: seconds between a reply and the next turn")
       ->capture_default_str();
+  c.add_option("--trace-block-size", f.trace.block_size, "trace: tokens per hash id (Mooncake: 512)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20))->capture_default_str();
+  c.add_option("--trace-time-scale", f.trace.time_scale, "trace: send time = timestamp x this (0.5: twice as fast)")
+      ->check(finite_range(0, 1e6))->capture_default_str();
+  c.add_option("--trace-max-requests", f.trace_max_requests, "trace: only the first N requests")
+      ->check(CLI::PositiveNumber);
+  c.add_option("--trace-max-duration", f.trace_max_duration_s, "trace: only requests with timestamp <= this many s")
+      ->check(finite_range(0, 1e9));
   c.add_option("--api-key-env", f.api_key_env, "environment variable holding the API key")->capture_default_str();
   c.add_option("--percentile-method", f.percentile_method, "nearest-rank or linear")->capture_default_str();
   c.add_option("--metric-percentiles", f.metric_percentiles)->capture_default_str();
   c.add_option("--goodput", f.goodput, "SLOs in ms: ttft:MS tpot:MS e2e:MS");
+  c.add_option("--slo", f.slo, "SLO keys, e.g. ttft_p99_ms=2000,tpot_p50_ms=30: goodput per request, met per run");
   c.add_option("--num-gpus", f.num_gpus, "GPUs behind the server (default: tp_size x pp_size from /server_info)");
   c.add_option("--per-request", f.per_request, "write one JSON line per request to this file");
   c.add_option("--output-format", f.output_format, "sglang or vllm keys")->capture_default_str();
@@ -148,6 +162,10 @@ load::MetricOptions metric_options(const BenchFlags& f) {
   m.method = need(stats::parse_percentile_method(f.percentile_method));
   m.percentiles = need(load::parse_percentile_list(f.metric_percentiles));
   m.goodput = need(load::parse_goodput(f.goodput));
+  if (!f.slo.empty()) {
+    if (!f.goodput.empty()) throw CommandError(k_exit_bad_input, "give --slo or --goodput, not both");
+    m.goodput = load::per_request_thresholds(need(load::parse_slo(f.slo)));
+  }
   if (f.num_gpus) {
     if (*f.num_gpus <= 0) throw CommandError(k_exit_bad_input, "--num-gpus must be positive");
     m.gpus = *f.num_gpus;
@@ -177,6 +195,9 @@ load::WorkloadOptions workload_options(const BenchFlags& f) {
   w.conversation.user_len = f.random_input_len;
   w.conversation.reply_len = f.random_output_len;
   w.conversation.think = util::from_seconds(f.mt_think_time_s);
+  w.trace = f.trace;
+  w.trace.max_requests = f.trace_max_requests;
+  w.trace.max_duration_s = f.trace_max_duration_s;
   w.seed = f.seed;
   if (f.vocab_size) w.vocabulary = load::safe_vocabulary(*f.vocab_size);
   return w;
@@ -283,6 +304,13 @@ void write_outputs(const BenchFlags& f, const load::RunResult& r, const std::str
   const auto format = f.output_format == "vllm" ? load::OutputFormat::vllm : load::OutputFormat::sglang;
   const auto details = f.output_details ? load::Details::per_request : load::Details::summary;
   boost::json::object line = load::format_result(format, r, labels, details);
+  if (!f.slo.empty()) {
+    const load::Slo slo = need(load::parse_slo(f.slo));
+    const load::SloVerdict v = load::check_slo(slo, r.metrics);
+    boost::json::object keys;
+    for (const auto& k : slo.keys) keys[k.name] = k.limit_ms;
+    line["slo"] = boost::json::object{{"keys", std::move(keys)}, {"met", v.met}, {"summary", v.summary}};
+  }
   if (w.expected_hit_rate) line["expected_cache_hit_rate"] = *w.expected_hit_rate;
   if (!w.turns.empty()) line["ttft_ms_by_turn"] = load::to_json(w.turns);
   need(util::append_durable(path, util::to_json_text(line) + "\n"));
@@ -315,6 +343,7 @@ int run_bench(const BenchFlags& f) {
   const std::vector<std::int32_t> turns = load::turns_of(prompts.prompts);
   spec.prompts = std::move(prompts.prompts);
   spec.warmup_prompts = std::move(prompts.warmup);
+  spec.send_offsets = std::move(prompts.send_offsets);
   if (!spec.metrics.gpus) spec.metrics.gpus = load::gpus_from_server_info(control->server_info());
   const load::RunResult result = need(load::run(spec, *control));
   if (spec.on_progress) fmt::print(stderr, "\n");
@@ -323,6 +352,12 @@ int run_bench(const BenchFlags& f) {
     report.turns = load::ttft_by_turn(result.records, turns, spec.metrics.method);
   }
   print_workload_report(report, result);
+  if (!f.slo.empty()) {
+    const load::SloVerdict v = load::check_slo(need(load::parse_slo(f.slo)), result.metrics);
+    const auto& g = result.metrics.goodput;
+    fmt::print("SLO {}: {}; goodput {:.3f} req/s ({} of {} requests good)\n", v.met ? "met" : "missed", v.summary,
+               g ? g->request_goodput : 0.0, g ? g->good_requests : 0, result.metrics.completed);
+  }
   std::fflush(stdout);  // the summary first, then any final error line, also when both go to one file
   write_outputs(f, result, out_path, report);
   if (!result.client.healthy) {
@@ -344,6 +379,44 @@ void add_bench(CLI::App& app, CommandFn& selected) {
   auto* cmd = app.add_subcommand("bench", "one benchmark run against a server (a drop-in for sglang.bench_serving)");
   define_flags(*cmd, *flags);
   cmd->callback([&selected, flags] { selected = [flags] { return run_bench(*flags); }; });
+
+  // `sweep`: bench's flags plus the search (cli/sweep.hpp).
+  struct SweepFlags {
+    BenchFlags bench;
+    std::string search = "concurrency", out, arm = "server", scenario = "slo-search";
+    double low = 1, high = 256, rate_tolerance = 0.05;
+    int max_runs = 12;
+  };
+  auto sweep = std::make_shared<SweepFlags>();
+  auto* s = app.add_subcommand("sweep", "the highest load that meets an SLO (--slo, --search rate|concurrency)");
+  define_flags(*s, sweep->bench);
+  s->add_option("--search", sweep->search, "concurrency or rate")->capture_default_str();
+  s->add_option("--low", sweep->low, "lowest load tried first")->capture_default_str();
+  s->add_option("--high", sweep->high, "highest load tried")->capture_default_str();
+  s->add_option("--max-runs", sweep->max_runs, "bound on the number of runs (2..100)")->capture_default_str();
+  s->add_option("--rate-tolerance", sweep->rate_tolerance, "a rate bracket this narrow (relative) ends the search")
+      ->capture_default_str();
+  s->add_option("--out", sweep->out, "run directory for the ledger, per-request records and slo_search.json")
+      ->required();
+  s->add_option("--arm", sweep->arm, "the arm name of the runs in the ledger")->capture_default_str();
+  s->add_option("--scenario", sweep->scenario, "the scenario name of the runs in the ledger")->capture_default_str();
+  s->callback([&selected, sweep] {
+    selected = [sweep] {
+      SweepOptions o;
+      if (sweep->bench.slo.empty()) throw CommandError(k_exit_bad_input, "sweep needs --slo, e.g. --slo ttft_p99_ms=2000");
+      o.slo = need(load::parse_slo(sweep->bench.slo));
+      if (sweep->search != "concurrency" && sweep->search != "rate") {
+        throw CommandError(k_exit_bad_input, "--search must be concurrency or rate");
+      }
+      o.search = {sweep->search == "rate" ? load::SearchKind::rate : load::SearchKind::concurrency, sweep->low,
+                  sweep->high, sweep->max_runs, sweep->rate_tolerance};
+      need(load::check_search(o.search));
+      o.out = sweep->out;
+      o.arm = sweep->arm;
+      o.scenario = sweep->scenario;
+      return run_sweep(run_spec(sweep->bench), workload_options(sweep->bench), o);
+    };
+  });
 }
 
 }  // namespace servebench::cli

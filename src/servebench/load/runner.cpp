@@ -134,7 +134,7 @@ RunEcho echo_of(const RunSpec& spec, std::string model) {
   e.burstiness = spec.burstiness;
   e.gpus = spec.metrics.gpus;
   e.metric_options = spec.metrics;
-  e.metric_options.open_loop = spec.request_rate.has_value();
+  e.metric_options.open_loop = spec.request_rate.has_value() || !spec.send_offsets.empty();
   return e;
 }
 
@@ -186,6 +186,15 @@ util::Result<void> validate(const RunSpec& spec) {
     if (p.output_tokens <= 0) return util::fail(ErrorKind::bad_input, "every prompt needs a positive output length");
   }
   if (auto ok = check_conversations(spec.prompts, spec.request_rate.has_value()); !ok) return ok;
+  if (!spec.send_offsets.empty()) {
+    if (spec.send_offsets.size() != spec.prompts.size()) {
+      return util::fail(ErrorKind::bad_input, "a send time is needed for every prompt");
+    }
+    if (!std::is_sorted(spec.send_offsets.begin(), spec.send_offsets.end())) {
+      return util::fail(ErrorKind::bad_input, "send times must not go back");
+    }
+    if (spec.request_rate) return util::fail(ErrorKind::bad_input, "a trace sets its own send times; drop --request-rate");
+  }
   for (const Prompt& p : spec.warmup_prompts) {
     if (p.after) return util::fail(ErrorKind::bad_input, "warmup prompts cannot be conversation turns");
   }
@@ -211,6 +220,10 @@ util::Result<RunResult> run(const RunSpec& spec, ServerControl& control) {
   auto schedule = make_schedule({.num_requests = std::ssize(spec.prompts), .rate = spec.request_rate,
                                  .arrival = spec.arrival, .burstiness = spec.burstiness, .seed = spec.seed});
   if (!schedule) return std::unexpected(schedule.error());
+  if (!spec.send_offsets.empty()) {  // a trace: each request at its own time
+    schedule->offsets = spec.send_offsets;
+    schedule->open_loop = true;
+  }
   if (spec.flush_cache) {
     if (auto ok = control.flush_cache(); !ok) return std::unexpected(util::with_context(ok.error(), "--flush-cache"));
     result.cache.flushed = true;

@@ -38,6 +38,7 @@ struct RunSpec {
   std::vector<Prompt> warmup_prompts;   // sent first under the same cap; not measured
   std::optional<std::int64_t> max_concurrency{};  // nullopt: no cap
   std::optional<double> request_rate{};           // nullopt: all due at once
+  std::vector<util::Nanos> send_offsets{};        // non-empty: each prompt due at its offset (trace replay)
   Arrival arrival = Arrival::poisson;
   double burstiness = 1.0;
   std::uint64_t seed = 0;               // the arrival schedule's seed

@@ -17,7 +17,8 @@ constexpr KindName k_kinds[] = {{DatasetKind::random, "random"},
                                 {DatasetKind::custom, "custom"},
                                 {DatasetKind::sharegpt, "sharegpt"},
                                 {DatasetKind::generated_shared_prefix, "generated-shared-prefix"},
-                                {DatasetKind::multi_turn, "multi-turn"}};
+                                {DatasetKind::multi_turn, "multi-turn"},
+                                {DatasetKind::trace, "trace"}};
 
 util::Result<Vocabulary> vocabulary_for(const WorkloadOptions& o, ServerControl& control) {
   if (o.vocabulary) return *o.vocabulary;
@@ -50,7 +51,7 @@ util::Result<Workload> conversations(const WorkloadOptions& o, const Vocabulary&
   if (!prompts) return std::unexpected(prompts.error());
   auto warm = warmup_prompts(o, cw.user_len, cw.reply_len, vocab);
   if (!warm) return std::unexpected(warm.error());
-  return Workload{std::move(*prompts), std::move(*warm), false, expected_hit_rate(cw)};
+  return Workload{std::move(*prompts), std::move(*warm), false, expected_hit_rate(cw), {}};
 }
 
 util::Result<Workload> synthetic(const WorkloadOptions& o, ServerControl& control) {
@@ -64,7 +65,7 @@ util::Result<Workload> synthetic(const WorkloadOptions& o, ServerControl& contro
     // Warmup prompts of the same length outside every group.
     auto warm = warmup_prompts(o, gsp.system_len + gsp.question_len, gsp.output_len, *vocab);
     if (!warm) return std::unexpected(warm.error());
-    return Workload{std::move(*prompts), std::move(*warm), false, expected_hit_rate(gsp)};
+    return Workload{std::move(*prompts), std::move(*warm), false, expected_hit_rate(gsp), {}};
   }
   if (o.kind == DatasetKind::multi_turn) return conversations(o, *vocab);
   RandomWorkload rw{.pattern = o.kind == DatasetKind::random ? IdPattern::random : IdPattern::sequential,
@@ -73,6 +74,20 @@ util::Result<Workload> synthetic(const WorkloadOptions& o, ServerControl& contro
   auto all = make_random_prompts(rw, *vocab);
   if (!all) return std::unexpected(all.error());
   return split(std::move(*all), o.warmup_prompts);
+}
+
+util::Result<Workload> from_trace(const WorkloadOptions& o, ServerControl& control) {
+  auto vocab = vocabulary_for(o, control);
+  if (!vocab) return std::unexpected(vocab.error());
+  auto trace = read_trace(o.path, o.trace);
+  if (!trace) return std::unexpected(trace.error());
+  auto built = trace_prompts(*trace, o.trace, *vocab, o.seed);
+  if (!built) return std::unexpected(built.error());
+  // Warmup prompts as long as the first request, sharing none of its blocks.
+  auto warm = warmup_prompts(o, built->prompts.front().input_tokens, built->prompts.front().output_tokens, *vocab);
+  if (!warm) return std::unexpected(warm.error());
+  Workload w{std::move(built->prompts), std::move(*warm), false, built->expected_hit_rate, std::move(built->offsets)};
+  return w;
 }
 
 util::Result<Workload> from_corpus(const WorkloadOptions& o, ServerControl& control) {
@@ -115,13 +130,14 @@ util::Result<DatasetKind> parse_dataset_kind(std::string_view s) {
   }
   return util::failf(ErrorKind::bad_input,
                      "--dataset-name '{}' is not one of random, random-ids, corpus, custom, sharegpt, "
-                     "generated-shared-prefix, multi-turn",
+                     "generated-shared-prefix, multi-turn, trace",
                      s);
 }
 
 util::Result<Workload> make_workload(const WorkloadOptions& o, ServerControl& control) {
   if (o.warmup_prompts < 0) return util::fail(ErrorKind::bad_input, "--warmup-requests must not be negative");
-  const bool needs_path = o.kind == DatasetKind::corpus || o.kind == DatasetKind::custom || o.kind == DatasetKind::sharegpt;
+  const bool needs_path = o.kind == DatasetKind::corpus || o.kind == DatasetKind::custom ||
+                          o.kind == DatasetKind::sharegpt || o.kind == DatasetKind::trace;
   if (needs_path && o.path.empty()) {
     return util::failf(ErrorKind::bad_input, "--dataset-name {} needs --dataset-path", to_string(o.kind));
   }
@@ -133,6 +149,7 @@ util::Result<Workload> make_workload(const WorkloadOptions& o, ServerControl& co
     case DatasetKind::corpus: return from_corpus(o, control);
     case DatasetKind::custom:
     case DatasetKind::sharegpt: return from_file(o, control);
+    case DatasetKind::trace: return from_trace(o, control);
   }
   return util::fail(ErrorKind::bad_input, "unknown dataset");
 }

@@ -13,10 +13,11 @@
 #include "servebench/load/prompt.hpp"
 #include "servebench/load/server_control.hpp"
 #include "servebench/load/synthetic_workload.hpp"
+#include "servebench/load/trace.hpp"
 
 namespace servebench::load {
 
-enum class DatasetKind { random, random_ids, corpus, custom, sharegpt, generated_shared_prefix, multi_turn };
+enum class DatasetKind { random, random_ids, corpus, custom, sharegpt, generated_shared_prefix, multi_turn, trace };
 std::string_view to_string(DatasetKind k);
 // sglang spellings; fails (bad_input) naming --dataset-name and the accepted values.
 util::Result<DatasetKind> parse_dataset_kind(std::string_view s);
@@ -30,6 +31,7 @@ struct WorkloadOptions {
   std::optional<std::int64_t> fixed_output_len{};  // --sharegpt-output-len (files)
   SharedPrefixWorkload shared_prefix{};            // generated-shared-prefix (its seed is replaced)
   ConversationWorkload conversation{};             // multi-turn (its seed is replaced)
+  TraceOptions trace{};                            // trace (the file is `path`)
   std::uint64_t seed = 1;
   std::optional<Vocabulary> vocabulary{};  // overrides the server's (synthetic kinds)
   CorpusCursor* cursor = nullptr;          // corpus: where to continue; a fresh cursor when null
@@ -39,6 +41,7 @@ struct Workload {
   std::vector<Prompt> prompts, warmup;
   bool recycled = false;  // corpus windows came from a second pass
   std::optional<double> expected_hit_rate{};  // shared-prefix kinds: what a prefix cache should reach
+  std::vector<util::Nanos> send_offsets{};    // trace: when each prompt is due (RunSpec::send_offsets)
 };
 
 // Fails (bad_input) for a missing --dataset-path, unknown vocabulary, or the dataset's own errors.

@@ -37,6 +37,7 @@ results::PointRecord base_record(const PointEnv& env, const campaign::PlannedPoi
   r.isl = s.isl;
   r.osl = s.osl;
   r.concurrency = p.concurrency;
+  r.repeat = p.repeat;
   r.num_prompts = p.num_prompts;
   r.gpus = env.arm->gpus;
   r.prompts.source = std::string(campaign::to_string(env.spec->protocol.prompts.kind));
@@ -132,7 +133,7 @@ util::Result<VirtualPoint> run_virtual_point(const PointEnv& env, const campaign
   json::array rates;
   for (int attempt = 1; attempt <= max_attempts; ++attempt) {
     auto prompts = env.prompts->take(
-        {env.arm->name, s.name, s.isl, s.osl, p.concurrency, p.num_prompts, proto.warmup_requests, attempt, nullptr},
+        {env.arm->name, s.name, s.isl, s.osl, p.concurrency, p.num_prompts, proto.warmup_requests, attempt, nullptr, p.repeat},
         *env.control);
     if (!prompts) return std::unexpected(prompts.error());
     sim::Engine& engine = *env.engine;
@@ -155,6 +156,7 @@ util::Result<VirtualPoint> run_virtual_point(const PointEnv& env, const campaign
     if (retry && attempt < max_attempts) continue;
     const auto base = base_record(env, p);
     r.effective_concurrency = cap.effective;
+    r.repeat = p.repeat;
     r.gpus = base.gpus;
     r.prompts = {base.prompts.source, prompts->recycled};
     r.server = base.server;
@@ -162,7 +164,7 @@ util::Result<VirtualPoint> run_virtual_point(const PointEnv& env, const campaign
     judge(r, proto, hit, attempt);
     r.extra["protocol"] = json::object{{"attempt_hit_rates", rates}, {"overhead_s", 0.0}};
     mark_predicted(r, env);
-    const auto log = results::RunLayout(env.run_dir).requests(env.arm->name, s.name, p.concurrency);
+    const auto log = results::RunLayout(env.run_dir).requests(env.arm->name, s.name, p.concurrency, p.repeat);
     if (auto ok = util::make_dirs(log.parent_path()); !ok) return std::unexpected(ok.error());
     if (auto ok = load::write_request_log(log, result); !ok) return std::unexpected(ok.error());
     out.record = std::move(r);

@@ -25,8 +25,13 @@ std::string speculative_text(const std::optional<wire::ServerFacts>& facts) {
 
 std::string probe_text(const results::ProbeResult& p) {
   if (p.skipped) return p.name + " skipped";
-  const std::string counts = p.name == "arithmetic" ? fmt::format(" {}/{}", p.correct, p.n) : "";
-  return fmt::format("{}{} {}", p.name, counts, p.passed ? "passed" : "FAILED");
+  const bool counted = p.name == "arithmetic" || p.name == "gsm8k";
+  const std::string counts = counted ? fmt::format(" {}/{}", p.correct, p.n) : "";
+  std::string text = fmt::format("{}{} {}", p.name, counts, p.passed ? "passed" : "FAILED");
+  if (p.wilson_low && p.wilson_high) {
+    text += fmt::format(" (accuracy {:.2f}, 95% Wilson {:.2f}–{:.2f})", p.accuracy, *p.wilson_low, *p.wilson_high);
+  }
+  return text;
 }
 
 }  // namespace
@@ -67,7 +72,12 @@ util::Result<GateResult> read_gate(const std::filesystem::path& file) {
   out.passed = (*read)->passed;
   out.required = (*read)->required;
   std::vector<std::string> probes;
-  for (const auto& p : (*read)->probes) probes.push_back(probe_text(p));
+  for (const auto& p : (*read)->probes) {
+    probes.push_back(probe_text(p));
+    if (p.name == "gsm8k" && p.wilson_low && p.wilson_high) {
+      out.accuracy = GateResult::Accuracy{p.dataset, p.correct, p.n, p.accuracy, *p.wilson_low, *p.wilson_high};
+    }
+  }
   out.probes = util::join(probes, "; ");
   return out;
 }

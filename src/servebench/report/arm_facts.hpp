@@ -27,6 +27,13 @@ struct GateResult {
   std::optional<bool> passed;
   bool required = false;
   std::string probes;  // "arithmetic 8/8 passed; greedy_identity passed; tool_call skipped"
+  // The gsm8k probe (gate.dataset): its file, counts, accuracy and 95 % Wilson interval.
+  struct Accuracy {
+    std::string dataset;
+    std::int64_t correct = 0, n = 0;
+    double accuracy = 0, low = 0, high = 0;
+  };
+  std::optional<Accuracy> accuracy;
 };
 
 // Reads DIR/arms/<arm>/server_facts.json; a missing file gives found=false. Fails (bad_input,

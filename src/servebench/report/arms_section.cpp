@@ -28,6 +28,33 @@ std::string gate_cell(const GateResult& g) {
   return g.probes.empty() ? verdict : fmt::format("{} ({})", verdict, g.probes);
 }
 
+// Arms whose gate ran a GSM8K-format file: their accuracy with its 95 % Wilson interval, each
+// compared with the first such arm — a difference is stated only when the intervals separate.
+void add_accuracy_comparison(const CampaignSet& set, Document& doc) {
+  std::vector<const Arm*> with;
+  for (const Arm& a : set.arms) {
+    if (a.gate.accuracy) with.push_back(&a);
+  }
+  if (with.empty()) return;
+  std::vector<std::string> items;
+  const auto& ref = *with.front()->gate.accuracy;
+  for (const Arm* a : with) {
+    const auto& acc = *a->gate.accuracy;
+    std::string item = fmt::format("{}: {}/{} = {:.2f} (95% Wilson {:.2f}–{:.2f}) on {}", a->display, acc.correct, acc.n,
+                                   acc.accuracy, acc.low, acc.high, acc.dataset);
+    if (a != with.front()) {
+      const bool separate = acc.high < ref.low || ref.high < acc.low;
+      item += separate ? fmt::format(" — {} than {} (the intervals separate)", acc.accuracy > ref.accuracy ? "higher" : "lower",
+                                     with.front()->display)
+                       : fmt::format(" — within noise of {} (the intervals overlap)", with.front()->display);
+    }
+    items.push_back(std::move(item));
+  }
+  doc.add(Paragraph{"Quality gate accuracy on a GSM8K-format file (greedy decoding, the gate's problems; a "
+                    "difference between arms is stated only when their intervals separate):"});
+  doc.add(BulletList{std::move(items)});
+}
+
 }  // namespace
 
 void add_arms_section(const CampaignSet& set, Document& doc) {
@@ -43,6 +70,7 @@ void add_arms_section(const CampaignSet& set, Document& doc) {
                       count_or(a.facts.context_length), text_or(a.facts.speculative), gate_cell(a.gate)});
   }
   doc.add(std::move(t));
+  add_accuracy_comparison(set, doc);
   for (const Arm& a : set.arms) {
     doc.add(Paragraph{fmt::format("{}: fingerprint {}; launch command:", a.display, text_or(a.facts.fingerprint))});
     doc.add(CodeBlock{text_or(a.facts.launch)});

@@ -123,9 +123,13 @@ CampaignSet merge_runs(std::vector<RunInput> runs) {
   for (std::size_t r = 0; r < set.runs.size(); ++r) {
     RunInput& run = set.runs[r];
     for (auto& issue : run.issues) set.issues.push_back({results::RunLayout(run.label).ledger().string(), issue.message});
-    for (auto& p : run.points) {
+    std::vector<std::optional<RepeatSpread>> spreads;
+    run.points = collapse_repeats(std::move(run.points), spreads);
+    for (std::size_t i = 0; i < run.points.size(); ++i) {
+      auto& p = run.points[i];
       const std::size_t arm = lookup.arm(r, p.arm);
-      MeasuredPoint m{std::move(p), arm, 0};
+      MeasuredPoint m{std::move(p), arm, 0, spreads[i]};
+      set.has_repeats = set.has_repeats || spreads[i].has_value();
       m.scenario = lookup.scenario(set, m.record);
       m.record.arm = set.arms[m.arm].display;
       track_time(m.record, first, last);

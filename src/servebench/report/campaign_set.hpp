@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "servebench/report/repeat_spread.hpp"
 #include "servebench/report/run_input.hpp"
 #include "servebench/results/point.hpp"
 
@@ -31,8 +32,9 @@ struct Scenario {
 };
 
 struct MeasuredPoint {
-  results::PointRecord record;  // record.arm is the arm's display name
+  results::PointRecord record;  // record.arm is the arm's display name; medians for a repeated point
   std::size_t arm = 0, scenario = 0;
+  std::optional<RepeatSpread> spread;  // the point's repeats (protocol.repeats); nullopt: it ran once
 };
 
 struct ReportIssue {
@@ -46,6 +48,7 @@ struct CampaignSet {
   std::vector<Scenario> scenarios;
   std::vector<MeasuredPoint> points;  // runs in order, each in ledger order
   std::vector<ReportIssue> issues;
+  bool has_repeats = false;  // some point ran more than once (the tables show the spread)
   std::string first_start, last_end;       // measured span (UTC); empty when no record has a time
   std::vector<std::string> tool_versions;  // distinct "0.1.0 (git abc1234)", first-seen order
 

@@ -42,7 +42,7 @@ std::string prompts_source(const YAML::Node& protocol) {
 
 std::vector<std::pair<std::string, std::string>> protocol_lines(const YAML::Node& p) {
   const std::string threshold = scalar(p, "max_cache_hit_rate");
-  return {
+  std::vector<std::pair<std::string, std::string>> lines{
       {"cold cache (flush before every point)", yes_no(p, "cold_cache")},
       {"cache hit threshold", threshold == k_not_recorded ? threshold : "≤ " + threshold},
       {"retries after a failed verification", scalar(p, "retries")},
@@ -52,6 +52,11 @@ std::vector<std::pair<std::string, std::string>> protocol_lines(const YAML::Node
       {"request settings", request_settings(p)},
       {"prompts", prompts_source(p)},
   };
+  // The resolved campaign file writes `repeats` only when it is not 1.
+  if (const std::string repeats = scalar(p, "repeats"); repeats != k_not_recorded) {
+    lines.insert(lines.begin() + 3, std::pair{std::string(k_repeats_line), repeats});
+  }
+  return lines;
 }
 
 }  // namespace

@@ -13,11 +13,15 @@
 namespace servebench::report {
 
 inline constexpr std::string_view k_not_recorded = "not recorded";
+// The protocol line of protocol.repeats, present only when the file sets it (the resolved file
+// writes it when it is not 1); a run without it ran every point once.
+inline constexpr std::string_view k_repeats_line = "repeats per point";
 
 struct CampaignSummary {
   bool found = false;
   std::string name, model;
   // Protocol lines in a fixed order: ("cold cache", "yes"), ("hit threshold", "≤ 0.01"), ...
+  // (k_repeats_line only when the file has protocol.repeats).
   std::vector<std::pair<std::string, std::string>> protocol;
   // `baseline: {name, ledger}` when present; the path as written (relative to the run directory).
   std::optional<std::string> baseline_name, baseline_ledger;

@@ -162,6 +162,7 @@ void write_cookbook_rows(const CampaignSet& set, std::ostream& out) {
     row.match = {{"arm", arm.display}, {"campaign", set.runs[arm.run].campaign_name()}};
     row.sglang_version = results::cookbook_engine_version(arm.facts.engine, arm.facts.engine_version);
     row.notes = cookbook_notes(set, arm);
+    if (arm.gate.accuracy) row.accuracy = {{"gsm8k_pct", arm.gate.accuracy->accuracy * 100.0}};
     for (const auto& p : set.points) {
       if (p.arm == a && is_ok(&p) && !p.record.request_rate)
         row.speed.push_back(results::cookbook_speed_from_point(p.record));

@@ -164,10 +164,21 @@ Table protocol_table(const CampaignSet& set) {
     t.headers.push_back(set.runs.size() > 1 ? run.campaign_name() : std::string("value"));
     t.align.push_back(Align::left);
   }
-  const std::size_t lines = set.runs.empty() ? 0 : set.runs.front().campaign.protocol.size();
-  for (std::size_t i = 0; i < lines; ++i) {
-    std::vector<std::string> row{set.runs.front().campaign.protocol[i].first};
-    for (const auto& run : set.runs) row.push_back(run.campaign.protocol[i].second);
+  // Settings in first-seen order over the runs (only some runs may carry the repeats line).
+  std::vector<std::string> settings;
+  for (const auto& run : set.runs) {
+    for (const auto& [name, value] : run.campaign.protocol) {
+      if (std::find(settings.begin(), settings.end(), name) == settings.end()) settings.push_back(name);
+    }
+  }
+  for (const auto& name : settings) {
+    std::vector<std::string> row{name};
+    for (const auto& run : set.runs) {
+      const auto& lines = run.campaign.protocol;
+      const auto it = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == name; });
+      if (it != lines.end()) row.push_back(it->second);
+      else row.push_back(name == k_repeats_line && run.campaign.found ? "1" : std::string(k_not_recorded));
+    }
     t.rows.push_back(std::move(row));
   }
   return t;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "servebench/report/number_format.hpp"
+#include "servebench/report/slo_section.hpp"
 #include "servebench/util/strings.hpp"
 
 namespace servebench::report {
@@ -26,6 +27,7 @@ Document build_report(const CampaignSet& set, const Baseline* baseline, const Re
   add_arms_section(set, doc);
   add_scenario_sections(set, doc);
   add_verdict_section(set, baseline, options, doc);
+  add_slo_section(set, doc);
   add_appendix(set, doc);
   return doc;
 }

@@ -21,6 +21,32 @@ const std::vector<std::string> k_headers{"C",           "arm",          "status"
 // Above this many point rows a scenario table shows no ratio rows (they would nearly double it);
 // every point keeps its own row with its exact values.
 constexpr std::size_t k_max_rows_with_ratios = 1000;
+// With repeats, these columns go before "note": ok repeats of those run, and the spread.
+const std::vector<std::string> k_spread_headers{"repeats ok", "out tok/s min–max", "out tok/s 95% CI",
+                                                "TPOT mean 95% CI"};
+
+std::string range_text(double lo, double hi, std::string (*format)(double)) {
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return std::string(k_missing);
+  return fmt::format("{}–{}", format(lo), format(hi));
+}
+
+std::vector<std::string> spread_cells(const MeasuredPoint* p) {
+  if (p == nullptr || !p->spread) return {"", "", "", ""};
+  const RepeatSpread& s = *p->spread;
+  if (s.ok == 0) return {fmt::format("0/{}", s.repeats), "", "", ""};
+  return {fmt::format("{}/{}", s.ok, s.repeats),
+          range_text(s.output_tok_per_s.min, s.output_tok_per_s.max, format_tok_per_s),
+          range_text(s.output_tok_per_s.ci.low, s.output_tok_per_s.ci.high, format_tok_per_s),
+          range_text(s.tpot_ms_mean.ci.low, s.tpot_ms_mean.ci.high, format_ms)};
+}
+
+// Inserts the spread cells before the last cell (the note) when the set has repeats.
+std::vector<std::string> with_spread(std::vector<std::string> row, const CampaignSet& set, const MeasuredPoint* p) {
+  if (!set.has_repeats) return row;
+  const auto cells = spread_cells(p);
+  row.insert(row.end() - 1, cells.begin(), cells.end());
+  return row;
+}
 
 // The metric cells "out tok/s" .. "E2E P95 ms" as numbers, for ratios.
 std::vector<double> metric_values(const results::PointRecord& r) {
@@ -86,21 +112,23 @@ bool shows_ratios(const CampaignSet& set, const ScenarioTable& st) {
 
 Table scenario_table(const CampaignSet& set, const ScenarioTable& st) {
   const bool ratios = shows_ratios(set, st);
-  std::vector<Align> align(k_headers.size(), Align::right);
-  for (const std::size_t i : {1, 2, 15}) align[i] = Align::left;
-  Table t{k_headers, align, {}};
+  std::vector<std::string> headers = k_headers;
+  if (set.has_repeats) headers.insert(headers.end() - 1, k_spread_headers.begin(), k_spread_headers.end());
+  std::vector<Align> align(headers.size(), Align::right);
+  for (const std::size_t i : {std::size_t{1}, std::size_t{2}, headers.size() - 1}) align[i] = Align::left;
+  Table t{headers, align, {}};
   for (const auto& level : st.levels) {
     const std::string label = level_label(level.concurrency, level.request_rate);
     const MeasuredPoint* reference = nullptr;
     std::size_t reference_arm = 0;
     for (std::size_t a = 0; a < set.arms.size(); ++a) {
       const MeasuredPoint* p = set.find(a, st.scenario, level.concurrency, level.request_rate);
-      t.rows.push_back(point_row(label, set.arms[a], p));
+      t.rows.push_back(with_spread(point_row(label, set.arms[a], p), set, p));
       if (is_ok(p) && reference == nullptr) {
         reference = p;
         reference_arm = a;
       } else if (is_ok(p) && ratios) {
-        t.rows.push_back(ratio_row(label, set.arms[a], set.arms[reference_arm], p, reference));
+        t.rows.push_back(with_spread(ratio_row(label, set.arms[a], set.arms[reference_arm], p, reference), set, nullptr));
       }
     }
   }
@@ -172,6 +200,11 @@ void add_scenario_sections(const CampaignSet& set, Document& doc) {
       Paragraph{"Every arm at every concurrency any arm attempted. Ratio rows divide each arm by the first arm "
                 "with an ok point at that concurrency (above 1.00× means more tok/s, or more ms). Skipped, "
                 "failed and invalid points show their reason; they are not compared, charted or exported."});
+  if (set.has_repeats) {
+    doc.add(Paragraph{"Repeated points: every number is the median over the point's ok repeats; \"repeats ok\" "
+                      "counts them, and the spread columns give the min–max and the 95% bootstrap interval of the "
+                      "median (2,000 seeded resamples, so the same ledger gives the same interval)."});
+  }
   for (const auto& st : scenario_tables(set)) {
     doc.add(Heading{3, scenario_title(set.scenarios[st.scenario])});
     if (!shows_ratios(set, st)) {

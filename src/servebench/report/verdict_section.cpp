@@ -20,15 +20,25 @@ std::string arm_list(const CampaignSet& set, const std::vector<std::size_t>& arm
 
 void add_winners(const CampaignSet& set, const std::vector<LevelWinner>& ws, Document& doc) {
   doc.add(Heading{3, "Winner at each concurrency (output tok/s)"});
-  doc.add(
-      Paragraph{fmt::format("Highest output tok/s among ok points; arms within {}% of the best are tied; an arm "
-                            "without an ok point at a concurrency does not compete there.",
-                            format_fixed(k_tie_tolerance * 100, 0))});
+  std::string rule = fmt::format(
+      "Highest output tok/s among ok points; arms within {}% of the best are tied; an arm without an ok point at a "
+      "concurrency does not compete there.",
+      format_fixed(k_tie_tolerance * 100, 0));
+  if (set.has_repeats) {
+    rule += " Repeated points compare their medians, and a difference is called only when the 95% bootstrap "
+            "intervals of the medians separate; otherwise the arms are within noise.";
+  }
+  doc.add(Paragraph{std::move(rule)});
   Table t{{"scenario", "C", "winner", "out tok/s", "margin over runner-up"},
           {Align::left, Align::right, Align::left, Align::right, Align::right},
           {}};
   for (const auto& w : ws) {
-    const MeasuredPoint* p = w.arms.empty() ? nullptr : set.find(w.arms[0], w.scenario, w.concurrency);
+    // The best listed arm's value (arms are in arm order; within noise the best need not be first).
+    const MeasuredPoint* p = nullptr;
+    for (const auto a : w.arms) {
+      const MeasuredPoint* q = set.find(a, w.scenario, w.concurrency);
+      if (p == nullptr || (q != nullptr && q->record.throughput.output_tok_per_s > p->record.throughput.output_tok_per_s)) p = q;
+    }
     const std::string value = p ? format_tok_per_s(p->record.throughput.output_tok_per_s) : std::string(k_missing);
     std::string who, margin;
     switch (w.lead) {
@@ -39,6 +49,10 @@ void add_winners(const CampaignSet& set, const std::vector<LevelWinner>& ws, Doc
       case Lead::tie:
         who = "tie: " + arm_list(set, w.arms);
         margin = "< " + format_ratio(1 + k_tie_tolerance);
+        break;
+      case Lead::noise:
+        who = "within noise: " + arm_list(set, w.arms);
+        margin = "95% intervals overlap";
         break;
       case Lead::alone:
         who = arm_list(set, w.arms) + " (only arm measured)";
@@ -67,13 +81,18 @@ void add_crossovers(const CampaignSet& set, const std::vector<LevelWinner>& ws, 
       continue;
     }
     std::vector<std::size_t> leaders;
+    bool noise = false;
     for (const auto& w : ws) {
+      noise = noise || (w.scenario == s && w.lead == Lead::noise);
       if (w.scenario == s && w.lead == Lead::contested &&
           std::find(leaders.begin(), leaders.end(), w.arms[0]) == leaders.end()) {
         leaders.push_back(w.arms[0]);
       }
     }
-    if (leaders.empty())
+    if (leaders.empty() && noise)
+      items.push_back(fmt::format("{}: no crossover called — the arms are within noise at every compared concurrency",
+                                  name));
+    else if (leaders.empty())
       items.push_back(fmt::format("{}: no contested concurrency (fewer than two arms measured)", name));
     else if (leaders.size() == 1)
       items.push_back(fmt::format("{}: no crossover — {} leads at every contested concurrency", name,

@@ -26,6 +26,12 @@ std::map<std::pair<std::size_t, std::size_t>, Ladder> ok_ladders(const CampaignS
   return out;
 }
 
+// Both points repeated at least twice and their intervals of output tok/s overlap.
+bool within_noise(const MeasuredPoint& a, const MeasuredPoint& b) {
+  if (!a.spread || !b.spread || a.spread->ok < 2 || b.spread->ok < 2) return false;
+  return !a.spread->output_tok_per_s.ci.separated_from(b.spread->output_tok_per_s.ci);
+}
+
 LevelWinner level_winner(const CampaignSet& set, std::size_t scenario, std::int64_t c) {
   std::vector<std::pair<double, std::size_t>> ranked;  // (output tok/s, arm)
   for (std::size_t a = 0; a < set.arms.size(); ++a) {
@@ -43,10 +49,14 @@ LevelWinner level_winner(const CampaignSet& set, std::size_t scenario, std::int6
     return w;
   }
   const double best = ranked[0].first;
+  const MeasuredPoint* top = set.find(ranked[0].second, scenario, c);
+  bool noise = false;
   for (const auto& [value, arm] : ranked) {
-    if (best - value < k_tie_tolerance * best) w.arms.push_back(arm);
+    const bool overlaps = within_noise(*top, *set.find(arm, scenario, c));
+    if (best - value < k_tie_tolerance * best || overlaps) w.arms.push_back(arm);
+    noise = noise || (overlaps && arm != ranked[0].second);
   }
-  w.lead = w.arms.size() > 1 ? Lead::tie : Lead::contested;
+  w.lead = noise ? Lead::noise : w.arms.size() > 1 ? Lead::tie : Lead::contested;
   if (w.lead == Lead::contested) w.margin = ratio(best, ranked[1].first);
   std::sort(w.arms.begin(), w.arms.end());
   return w;

@@ -20,6 +20,7 @@ inline constexpr double k_cliff_factor = 2.0;
 enum class Lead {
   contested,  // two or more arms measured; `arms` = {winner}
   tie,        // the best arms are within k_tie_tolerance; `arms` = the tied arms
+  noise,      // repeated points whose 95 % intervals overlap the best one's; `arms` = those arms
   alone,      // only one arm has an ok point here; it leads by default (not a comparison)
   none,       // no arm has an ok point
 };
@@ -33,6 +34,9 @@ struct LevelWinner {
 };
 
 // The leader in output tok/s at every closed-loop concurrency of every scenario, in table order.
+// Where the best point and a rival were both repeated (at least two ok repeats each), the rival is
+// beaten only when their 95 % bootstrap intervals of the median separate; otherwise the level is
+// `noise` (the report says "within noise"), never a win by a margin.
 std::vector<LevelWinner> winners(const CampaignSet& set, const std::vector<ScenarioTable>& tables);
 
 struct Crossover {

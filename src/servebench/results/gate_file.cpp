@@ -13,11 +13,13 @@ namespace {
 
 json::object probe_json(const ProbeResult& p) {
   json::object o{{"name", p.name}, {"passed", p.passed}, {"n", p.n}};
-  if (p.name == "arithmetic") {
+  if (p.name == "arithmetic" || p.name == "gsm8k") {
     o["correct"] = p.correct;
     o["accuracy"] = p.accuracy;
     o["natural_stop_rate"] = p.natural_stop_rate;
   }
+  if (!p.dataset.empty()) o["dataset"] = p.dataset;
+  if (p.wilson_low && p.wilson_high) o["accuracy_wilson_95"] = json::array{*p.wilson_low, *p.wilson_high};
   if (p.identical) o["identical"] = *p.identical;
   if (p.name == "tool_call") o["skipped"] = p.skipped;
   if (!p.detail.empty()) o["detail"] = p.detail;
@@ -34,6 +36,12 @@ ProbeResult probe_of(const json::object& o) {
   p.accuracy = util::json_number(o, "accuracy").value_or(0);
   p.natural_stop_rate = util::json_number(o, "natural_stop_rate").value_or(0);
   p.identical = util::json_bool(o, "identical");
+  p.dataset = util::json_string(o, "dataset").value_or("");
+  if (const auto* w = o.if_contains("accuracy_wilson_95"); w != nullptr && w->is_array() && w->get_array().size() == 2 &&
+                                                             w->get_array()[0].is_number() && w->get_array()[1].is_number()) {
+    p.wilson_low = w->get_array()[0].to_number<double>();
+    p.wilson_high = w->get_array()[1].to_number<double>();
+  }
   p.detail = util::json_string(o, "detail").value_or("");
   return p;
 }
@@ -46,6 +54,10 @@ std::string GateResult::summary() const {
   for (const auto& p : probes) {
     if (p.skipped) parts.push_back(p.name + " skipped");
     else if (p.name == "arithmetic") parts.push_back(fmt::format("arithmetic {}/{}", p.correct, p.n));
+    else if (p.name == "gsm8k" && p.wilson_low && p.wilson_high) {
+      parts.push_back(fmt::format("gsm8k {}/{} (accuracy {:.2f}, 95% Wilson {:.2f}–{:.2f})", p.correct, p.n, p.accuracy,
+                                  *p.wilson_low, *p.wilson_high));
+    } else if (p.name == "gsm8k") parts.push_back(fmt::format("gsm8k {}/{}", p.correct, p.n));
     else parts.push_back(p.name + (p.passed ? " ok" : " FAILED"));
   }
   return util::join(parts, ", ");

@@ -17,12 +17,16 @@ namespace servebench::results {
 inline constexpr std::string_view k_gate_schema = "servebench.gate/1";
 
 struct ProbeResult {
-  std::string name;  // "arithmetic", "greedy_identity", "tool_call"
+  std::string name;  // "arithmetic" or "gsm8k", "greedy_identity", "tool_call"
   bool passed = false, skipped = false;
   std::int64_t n = 0, correct = 0;  // arithmetic: problems and right answers
   double accuracy = 0, natural_stop_rate = 0;
   std::optional<bool> identical;    // greedy_identity
   std::string detail;               // why it failed or was skipped; examples of wrong answers
+  // gsm8k (a GSM8K-format file instead of the built-in problems): the file's name and the 95 %
+  // Wilson score interval of the accuracy.
+  std::string dataset{};
+  std::optional<double> wilson_low{}, wilson_high{};
 };
 
 struct GateResult {

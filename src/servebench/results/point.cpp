@@ -18,9 +18,9 @@ namespace {
 
 constexpr std::array<std::string_view, 4> k_status_names{"ok", "failed", "skipped", "invalid"};
 // Keys written by to_json; everything else in a record read from disk is preserved in `extra`.
-constexpr std::array<std::string_view, 29> k_known_keys{
+constexpr std::array<std::string_view, 30> k_known_keys{
     "schema", "campaign", "arm", "scenario", "isl", "osl", "concurrency", "effective_concurrency",
-    "request_rate", "num_prompts", "completed", "failed", "status", "reason", "started_at", "duration_s",
+    "request_rate", "repeat", "num_prompts", "completed", "failed", "status", "reason", "started_at", "duration_s",
     "gpus", "ttft_ms", "tpot_ms", "itl_ms", "e2e_ms", "throughput", "accept_length", "cache", "gate",
     "prompts", "client", "server", "tool"};
 
@@ -111,11 +111,12 @@ util::Result<PointStatus> parse_point_status(std::string_view s) {
   return util::failf(util::ErrorKind::bad_input, "unknown point status '{}'; expected ok, failed, skipped or invalid", s);
 }
 
-PointKey key_of(const PointRecord& r) { return {r.arm, r.scenario, r.concurrency, r.request_rate}; }
+PointKey key_of(const PointRecord& r) { return {r.arm, r.scenario, r.concurrency, r.request_rate, r.repeat}; }
 
 std::string point_id(const PointKey& k) {
   std::string id = fmt::format("{}/{}/c{}", k.arm, k.scenario, k.concurrency);
   if (k.request_rate) id += fmt::format("@r{}", *k.request_rate);
+  if (k.repeat) id += fmt::format("#{}", *k.repeat);
   return id;
 }
 
@@ -130,6 +131,7 @@ json::object to_json(const PointRecord& r) {
   o["concurrency"] = r.concurrency;
   o["effective_concurrency"] = r.effective_concurrency;
   o["request_rate"] = optional_number(r.request_rate);
+  if (r.repeat) o["repeat"] = *r.repeat;  // only under protocol.repeats, so other ledgers read as before
   o["num_prompts"] = r.num_prompts;
   o["completed"] = r.completed;
   o["failed"] = r.failed;
@@ -187,6 +189,7 @@ util::Result<PointRecord> from_json(const json::object& o) {
   r.osl = util::json_int(o, "osl").value_or(0);
   r.effective_concurrency = util::json_int(o, "effective_concurrency").value_or(r.concurrency);
   r.request_rate = util::json_number(o, "request_rate");
+  r.repeat = util::json_int(o, "repeat");
   r.num_prompts = util::json_int(o, "num_prompts").value_or(0);
   r.completed = util::json_int(o, "completed").value_or(0);
   r.failed = util::json_int(o, "failed").value_or(0);

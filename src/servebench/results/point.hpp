@@ -63,6 +63,7 @@ struct PointRecord {
   std::string campaign, arm, scenario;
   std::int64_t isl = 0, osl = 0, concurrency = 0, effective_concurrency = 0;
   std::optional<double> request_rate;  // nullopt: closed loop
+  std::optional<std::int64_t> repeat;  // 1..N under protocol.repeats N > 1; nullopt: the point runs once
   std::int64_t num_prompts = 0, completed = 0, failed = 0;
   PointStatus status = PointStatus::ok;
   std::string reason;
@@ -82,16 +83,18 @@ struct PointRecord {
   boost::json::object extra;
 };
 
-// The identity of a point: (arm, scenario, concurrency, request_rate). The last record wins.
+// The identity of a point: (arm, scenario, concurrency, request_rate, repeat). The last record wins.
 struct PointKey {
   std::string arm, scenario;
   std::int64_t concurrency = 0;
   std::optional<double> request_rate;
+  std::optional<std::int64_t> repeat;
   friend bool operator==(const PointKey&, const PointKey&) = default;
   friend auto operator<=>(const PointKey&, const PointKey&) = default;
 };
 PointKey key_of(const PointRecord& r);
-// "arm/scenario/c16" or "arm/scenario/c16@r2.5": the id reports and recipes cite as evidence.
+// "arm/scenario/c16", "arm/scenario/c16@r2.5" (open loop) or "arm/scenario/c16#2" (repeat 2): the id
+// reports and recipes cite as evidence.
 std::string point_id(const PointKey& k);
 
 boost::json::object to_json(const PointRecord& r);

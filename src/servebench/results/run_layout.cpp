@@ -67,9 +67,17 @@ std::vector<std::string> RunLayout::arm_names() const {
   return {names.begin(), names.end()};
 }
 
-fs::path RunLayout::requests(std::string_view arm, std::string_view scenario, std::int64_t concurrency) const {
-  return m_dir / "requests" / component(arm) / component(scenario) / fmt::format("c{}.jsonl", concurrency);
+fs::path RunLayout::requests(std::string_view arm, std::string_view scenario, std::int64_t concurrency,
+                             std::optional<std::int64_t> repeat) const {
+  const std::string name = repeat ? fmt::format("c{}-r{}.jsonl", concurrency, *repeat) : fmt::format("c{}.jsonl", concurrency);
+  return m_dir / "requests" / component(arm) / component(scenario) / name;
 }
+
+fs::path RunLayout::search_requests(std::string_view arm, std::string_view scenario, std::int64_t run) const {
+  return m_dir / "requests" / component(arm) / component(scenario) / fmt::format("search-{}.jsonl", run);
+}
+
+fs::path RunLayout::search_result() const { return m_dir / "slo_search.json"; }
 
 fs::path RunLayout::telemetry_dir() const { return m_dir / "telemetry"; }
 fs::path RunLayout::telemetry_manifest() const { return telemetry_dir() / "telemetry.json"; }

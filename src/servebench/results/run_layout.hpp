@@ -4,6 +4,7 @@
 // (ledger.hpp, server_facts_file.hpp, gate_file.hpp, run_files.hpp), never build one themselves.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,8 +32,14 @@ class RunLayout {
   // The directory names under arms/, sorted (so the order never depends on the filesystem).
   std::vector<std::string> arm_names() const;
 
-  // requests/<arm>/<scenario>/c<concurrency>.jsonl: the per-request records of one point.
-  std::filesystem::path requests(std::string_view arm, std::string_view scenario, std::int64_t concurrency) const;
+  // requests/<arm>/<scenario>/c<concurrency>.jsonl: the per-request records of one point;
+  // c<concurrency>-r<repeat>.jsonl for repeat N of a point under protocol.repeats.
+  std::filesystem::path requests(std::string_view arm, std::string_view scenario, std::int64_t concurrency,
+                                 std::optional<std::int64_t> repeat = std::nullopt) const;
+
+  // requests/<arm>/<scenario>/search-<run>.jsonl: run N (1-based) of an SLO search (`sweep`).
+  std::filesystem::path search_requests(std::string_view arm, std::string_view scenario, std::int64_t run) const;
+  std::filesystem::path search_result() const;  // slo_search.json: an SLO search's runs and boundary
 
   std::filesystem::path telemetry_dir() const;        // telemetry/
   std::filesystem::path telemetry_manifest() const;   // telemetry/telemetry.json

@@ -53,6 +53,10 @@ class FakeEngineServer {
   }
 
   std::string base_url() const { return m_server.base_url(); }
+  // More problems it answers (before any request is sent).
+  void know(const std::vector<WordProblem>& problems) {
+    for (const auto& p : problems) m_answers[p.text] = p.answer;
+  }
   void stop() { m_server.stop(); }
   void set_counters(double prompt_tokens, double cached_tokens) {
     std::lock_guard lock(m_mutex);

@@ -52,7 +52,7 @@ struct Fixture {
 };
 
 PromptRequest request(std::int64_t c, int attempt = 1, std::string arm = "a") {
-  return {std::move(arm), "s", 100, 8, c, 3, 1, attempt};
+  return {std::move(arm), "s", 100, 8, c, 3, 1, attempt, nullptr, std::nullopt};
 }
 
 TEST(PromptSource, CorpusWindowsAreReservedInTheLedgerBeforeUse) {

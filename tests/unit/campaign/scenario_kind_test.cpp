@@ -53,8 +53,10 @@ TEST(ScenarioKind, BadKindsAndDerivedKeysAreRefusedWithTheirPlace) {
   auto bad = parse_campaign(campaign("{name: m, kind: chatty, isl: 1, osl: 1, concurrency: [1]}"), "k.yaml", "/");
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("k.yaml:5:21:"), std::string::npos) << bad.error().message;
-  EXPECT_NE(bad.error().message.find("kind 'chatty' is not fixed, generated-shared-prefix or multi-turn"),
-            std::string::npos);
+  EXPECT_NE(bad.error().message.find("kind 'chatty' is not fixed, generated-shared-prefix, multi-turn, "
+                                     "controlled-hit-rate or trace"),
+            std::string::npos)
+      << bad.error().message;
   auto isl = parse_campaign(campaign("{name: m, kind: multi-turn, isl: 100, concurrency: [1]}"), "k.yaml", "/");
   ASSERT_FALSE(isl);
   EXPECT_NE(isl.error().message.find("isl follows from the multi-turn keys"), std::string::npos);

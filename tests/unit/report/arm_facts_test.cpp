@@ -47,7 +47,7 @@ TEST(Gate, SummarisesProbesAndVerdict) {
   ASSERT_TRUE(g) << g.error().message;
   EXPECT_EQ(gate_verdict(*g), "passed");
   EXPECT_EQ(g->probes, "arithmetic 8/8 passed; greedy_identity passed; tool_call skipped");
-  GateResult failed{true, false, true, ""};
+  GateResult failed{true, false, true, "", std::nullopt};
   EXPECT_EQ(gate_verdict(failed), "FAILED");
   failed.required = false;
   EXPECT_EQ(gate_verdict(failed), "failed (not required)");

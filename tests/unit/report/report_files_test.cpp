@@ -86,6 +86,21 @@ TEST_F(GoldenReport, TornLedgerStillRenders) {
   compare("torn-ledger", *in, {OutputFormat::markdown});
 }
 
+// protocol.repeats: one row per point with medians and the spread; a difference between arms is
+// called only where the 95 % intervals separate.
+TEST_F(GoldenReport, RepeatsShowSpreadAndNoiseVerdicts) {
+  const auto in = load_report_inputs({"tests/fixtures/report/repeats"}, std::nullopt);
+  ASSERT_TRUE(in) << in.error().message;
+  const auto files = render_report(*in, ReportOptions{}, {OutputFormat::markdown});
+  ASSERT_EQ(files.size(), 1u);
+  const std::string& md = files[0].second;
+  EXPECT_NE(md.find("|   8 | within noise: alpha, beta |       810 | 95% intervals overlap |"), std::string::npos) << md;
+  EXPECT_NE(md.find("1k-256: crossover at C=32 — alpha leads below, beta from C=32 on"), std::string::npos);
+  EXPECT_NE(md.find("2/3 |       2,100–2,150 |"), std::string::npos);  // beta at C=32: one repeat invalid
+  EXPECT_EQ(md.find("#2"), std::string::npos);       // repeats are folded into their point
+  compare("repeats", *in, {OutputFormat::markdown, OutputFormat::html});
+}
+
 TEST(ReportFiles, ParsesFormatLists) {
   const auto f = parse_formats("md, HTML,json,md");
   ASSERT_TRUE(f);

@@ -1,0 +1,150 @@
+// `servebench sweep --slo … --search concurrency` against serve-sim: the boundary it finds is the
+// capacity the simulator itself reports (its max running requests: beyond it a request waits for a
+// whole batch to finish, so TTFT p90 jumps past the SLO), within one bisection step; every run is a
+// ledger point the report reads; `bench --slo` reports goodput under the same keys.
+#include <cmath>
+
+#include <boost/json.hpp>
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "e2e/bench_process.hpp"
+#include "e2e/campaign_process.hpp"
+#include "servebench/http/blocking_client.hpp"
+#include "servebench/util/json_text.hpp"
+#include "servebench/util/strings.hpp"
+
+namespace servebench::e2e {
+namespace {
+
+namespace json = boost::json;
+using namespace std::chrono_literals;
+
+struct SimServer {
+  std::filesystem::path dir;
+  ChildProcess sim;
+  std::string url;
+
+  SimServer(const std::string& name, std::vector<std::string> extra)
+      : dir(bench_temp_dir(name)), sim(args(std::move(extra)), {{}, dir / "sim_stdout.txt", dir / "sim_stderr.txt"}) {
+    url = sim.wait_for_line("servebench serve-sim listening on ", 60s).value_or("");
+    EXPECT_FALSE(url.empty()) << sim.stderr_text();
+  }
+  static std::vector<std::string> args(std::vector<std::string> extra) {
+    std::vector<std::string> a{"serve-sim", "--hw", "h200", "--model", "llama-3.1-8b", "--port", "0",
+                               "--sim-time-scale", "0.2"};
+    a.insert(a.end(), extra.begin(), extra.end());
+    return testing::servebench_argv(a);
+  }
+  json::object server_info() const {
+    auto client = http::BlockingClient::create(url);
+    EXPECT_TRUE(client);
+    if (!client) return {};
+    auto r = (*client)->send({http::Method::get, "/server_info", "", "application/json", {}}, 30s);
+    EXPECT_TRUE(r && r->status == 200);
+    auto v = util::parse_json(r ? r->body : "{}", "/server_info");
+    return v && v->is_object() ? v->as_object() : json::object{};
+  }
+  std::vector<std::string> load_flags(const std::string& isl, const std::string& osl) const {
+    return {"--base-url", url, "--backend", "sglang-oai", "--no-progress", "--max-client-lag", "1000",
+            "--flush-cache", "--warmup-requests", "1", "--dataset-name", "random-ids", "--random-input-len", isl,
+            "--random-output-len", osl, "--num-prompts", "8"};
+  }
+};
+
+double number(const json::object& o, std::string_view key) { return util::json_number(o, key).value_or(-1); }
+
+TEST(SweepSim, ConcurrencyBoundaryIsTheSimulatorsCapacityWithinOneStep) {
+  SimServer s("sweep_concurrency", {"--max-running-requests", "5"});
+  ASSERT_FALSE(s.url.empty());
+  // The capacity as the simulator states it, not a number written here.
+  const auto capacity = static_cast<double>(util::json_int(s.server_info(), "max_running_requests").value_or(-1));
+  ASSERT_GE(capacity, 1);
+  // The SLO between the two regimes, from requests measured alone: a request that fits starts at
+  // once (TTFT ≈ one prefill), one beyond the capacity waits for a whole batch (TTFT ≈ E2E; the
+  // batch's requests all have the same length, so they finish together). Half the E2E leaves a
+  // factor of two below the waiting regime and a wide margin above the prefill, for a loaded
+  // machine's scheduling jitter; p90 over 16+ requests lets one jittered request pass.
+  auto flags = s.load_flags("64", "128");
+  flags.insert(flags.begin(), "bench");
+  for (const auto& f : {"--max-concurrency", "1", "--output-file", "probe.jsonl"}) flags.emplace_back(f);
+  const Finished probe = run_servebench(flags, s.dir);
+  ASSERT_EQ(probe.exit_code, 0) << probe.err;
+  const auto line = util::parse_json(util::trim(util::read_file(s.dir / "probe.jsonl").value_or("")), "probe");
+  ASSERT_TRUE(line && line->is_object());
+  const double ttft = number(line->as_object(), "mean_ttft_ms"), e2e = number(line->as_object(), "mean_e2e_latency_ms");
+  ASSERT_GT(ttft, 0);
+  ASSERT_GT(e2e, 8 * ttft) << "the two regimes are too close to tell apart";
+  const double slo = e2e / 2;
+
+  std::vector<std::string> sweep{"sweep"};
+  auto load = s.load_flags("64", "128");
+  load.back() = "16";  // --num-prompts: at least 16 per run (2 × C above 8)
+  sweep.insert(sweep.end(), load.begin(), load.end());
+  for (const auto& f : {"--search", "concurrency", "--low", "1", "--high", "64", "--max-runs", "14", "--out", "run"}) {
+    sweep.emplace_back(f);
+  }
+  sweep.emplace_back("--slo");
+  sweep.emplace_back(fmt::format("ttft_p90_ms={:.3f}", slo));
+  const Finished r = run_servebench(sweep, s.dir, 300s);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json::object result = read_json_file(s.dir / "run/slo_search.json");
+  ASSERT_TRUE(result.at("boundary").is_number()) << r.out;
+  const double boundary = result.at("boundary").to_number<double>();
+  const double step = result.at("step").to_number<double>();
+  EXPECT_TRUE(result.at("converged").as_bool()) << r.out;
+  EXPECT_LE(step, 1.0);
+  EXPECT_LE(std::abs(boundary - capacity), step) << r.out;
+  // Every run is a normal ledger point with its SLO verdict; the runs are bounded.
+  const auto ledger = read_run_ledger(s.dir / "run");
+  const auto& runs = result.at("runs").as_array();
+  ASSERT_EQ(ledger.records.size(), runs.size());
+  EXPECT_LE(runs.size(), 14u);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& p = ledger.records[i];
+    EXPECT_EQ(static_cast<double>(p.concurrency), runs[i].at("load").to_number<double>());
+    const bool met = p.extra.at("slo").at("met").as_bool();
+    EXPECT_EQ(met, runs[i].at("met").as_bool());
+    EXPECT_EQ(met, static_cast<double>(p.concurrency) <= capacity) << "C=" << p.concurrency << ": " << r.out;
+    EXPECT_EQ(p.completed, std::max<std::int64_t>(16, 2 * p.concurrency));
+    EXPECT_TRUE(std::filesystem::exists(s.dir / fmt::format("run/requests/server/slo-search/search-{}.jsonl", i + 1)));
+  }
+  EXPECT_NE(r.out.find(fmt::format("SLO boundary: concurrency {}", boundary)), std::string::npos) << r.out;
+  // The report reads the run directory like any other and states the boundary.
+  const Finished report = run_servebench({"report", "run", "--format", "md"}, s.dir);
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const std::string md = util::read_file(s.dir / "run/report.md").value_or("");
+  const auto at = md.find("| server | slo-search | ttft_p90_ms ≤ ");
+  ASSERT_NE(at, std::string::npos) << md;
+  const std::string row = md.substr(at, md.find('\n', at) - at);
+  EXPECT_NE(row.find(fmt::format("C={}", boundary)), std::string::npos) << row;
+}
+
+TEST(SweepSim, BenchSloReportsGoodputPerRequest) {
+  SimServer s("bench_slo", {"--max-running-requests", "2"});
+  ASSERT_FALSE(s.url.empty());
+  auto flags = s.load_flags("64", "64");
+  flags.insert(flags.begin(), "bench");
+  // Limits every request meets, then one none can: goodput counts all, then none; the run's verdict follows.
+  for (const auto& f : {"--max-concurrency", "4", "--output-file", "out.jsonl", "--slo", "ttft_p99_ms=100000,e2e_p99_ms=100000"}) {
+    flags.emplace_back(f);
+  }
+  const Finished all = run_servebench(flags, s.dir);
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_NE(all.out.find("SLO met: ttft p99"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("(8 of 8 requests good)"), std::string::npos) << all.out;
+  const auto line = util::parse_json(util::trim(util::read_file(s.dir / "out.jsonl").value_or("")), "out");
+  ASSERT_TRUE(line && line->is_object());
+  EXPECT_TRUE(line->as_object().at("slo").at("met").as_bool());
+  flags.back() = "ttft_p99_ms=0.001";
+  const Finished none = run_servebench(flags, s.dir);
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_NE(none.out.find("SLO missed: ttft p99"), std::string::npos) << none.out;
+  EXPECT_NE(none.out.find("(0 of 8 requests good)"), std::string::npos) << none.out;
+  flags.emplace_back("--goodput");
+  flags.emplace_back("ttft:5");
+  EXPECT_EQ(run_servebench(flags, s.dir).exit_code, 2) << "--slo and --goodput are one or the other";
+}
+
+}  // namespace
+}  // namespace servebench::e2e
