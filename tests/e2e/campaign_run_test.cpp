@@ -97,7 +97,7 @@ TEST(CampaignRun, TwoSimArmsMeasureSkipGateAndRecordFacts) {
   EXPECT_EQ(util::json_string(facts, "fingerprint"), points.at("short/chat/c1").server.fingerprint);
   EXPECT_NE(util::json_string(facts, "launch").value_or("").find("{port}"), std::string::npos);
 
-  EXPECT_NE(util::read_file(out / "status.txt").value_or("").find("state finished"), std::string::npos);
+  EXPECT_NE(util::read_file(out / "status.txt").value_or("").find("state done"), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(out / "campaign.yaml"));
   EXPECT_TRUE(std::filesystem::exists(out / "telemetry/telemetry.json"));
   EXPECT_FALSE(std::filesystem::exists(out / "arms/short/server.pid")) << "removed once the server is stopped";

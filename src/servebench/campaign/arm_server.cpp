@@ -2,8 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
+#include "servebench/campaign/process_table.hpp"
+#include "servebench/http/bearer_exchange.hpp"
 #include "servebench/http/blocking_client.hpp"
 #include "servebench/util/file_io.hpp"
+#include "servebench/util/redact.hpp"
 #include "servebench/util/strings.hpp"
 
 namespace servebench::campaign {
@@ -33,6 +38,14 @@ util::Result<std::unique_ptr<ArmServer>> ArmServer::start(const ArmSpec& arm, co
   s->m_log = log;
   s->m_pid_file = files.pid;
   s->m_adapter = engines::make_adapter(arm.engine, clock);  // deadlines come from the same clock
+  if (!arm.api_key_env.empty()) {
+    const char* key = std::getenv(arm.api_key_env.c_str());
+    if (key == nullptr || *key == '\0') {
+      return util::failf(ErrorKind::bad_input, "arm '{}': api_key_env names {}, which is not set in the environment",
+                         arm.name, arm.api_key_env);
+    }
+    s->m_api_key = key;
+  }
   if (!arm.launch) {
     if (auto ok = s->connect(arm.base_url); !ok) return std::unexpected(ok.error());
     if (auto ok = s->wait_ready(nullptr); !ok) return std::unexpected(ok.error());
@@ -43,13 +56,16 @@ util::Result<std::unique_ptr<ArmServer>> ArmServer::start(const ArmSpec& arm, co
   plan->spawn.log = log;
   s->m_command = plan->command;
   const std::string banner = fmt::format("\n=== servebench campaign: launching arm '{}': {}\n", arm.name, plan->command);
-  if (auto ok = util::append_durable(log, banner); !ok) return std::unexpected(ok.error());
+  if (auto ok = util::append_durable(log, util::redact(banner)); !ok) return std::unexpected(ok.error());
   auto child = ChildProcess::spawn(plan->spawn);
   if (!child) return std::unexpected(child.error());
   s->m_process.emplace(std::move(*child));
   stop.guard_group(s->m_process->pid());
-  // For operators (and tests) who need the server's process group while the campaign runs.
-  (void)util::write_file_atomic(s->m_pid_file, std::to_string(s->m_process->pid()) + "\n");
+  // The group and its leader's start time: a resume after a kill -9 stops what survived
+  // (stop_recorded_group), and never a process that merely reuses the pid.
+  const auto stat = read_proc_stat(s->m_process->pid());
+  (void)util::write_file_atomic(s->m_pid_file,
+                                pid_record_text({s->m_process->pid(), stat ? stat->start_time : 0}));
   if (plan->port) {
     if (auto ok = s->connect(substitute_port(arm.base_url, *plan->port)); !ok) return std::unexpected(ok.error());
   } else if (plan->port_source == PortSource::fixed) {
@@ -65,7 +81,7 @@ util::Result<void> ArmServer::connect(const std::string& base_url) {
   auto client = http::BlockingClient::create(base_url);
   if (!client) return std::unexpected(client.error());
   m_base_url = base_url;
-  m_exchange = std::move(*client);
+  m_exchange = std::make_unique<http::BearerExchange>(std::move(*client), m_api_key);
   return {};
 }
 

@@ -40,6 +40,8 @@ class ArmServer {
 
   const std::string& base_url() const { return m_base_url; }
   const std::string& command() const { return m_command; }  // as run ("" when attached)
+  // The key from the arm's api_key_env ("" when none): the load generator sends it too.
+  const std::string& api_key() const { return m_api_key; }
   bool launched() const { return m_process.has_value(); }
   // A launched server whose process has exited is dead; an attached one is alive while /health answers.
   bool alive();
@@ -62,7 +64,7 @@ class ArmServer {
   const util::Clock& m_clock;
   std::filesystem::path m_log, m_pid_file;
   std::optional<ChildProcess> m_process;
-  std::string m_base_url, m_command;
+  std::string m_base_url, m_command, m_api_key;
   std::unique_ptr<http::Exchange> m_exchange;
   std::unique_ptr<engines::EngineAdapter> m_adapter;
 };

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "servebench/campaign/hook.hpp"
+#include "servebench/campaign/process_table.hpp"
 #include "servebench/results/in_service_file.hpp"
 #include "servebench/results/gate_file.hpp"
 #include "servebench/util/file_io.hpp"
@@ -54,6 +55,10 @@ util::Result<void> ArmSession::open() {
 }
 
 util::Result<void> ArmSession::start_server() {
+  if (m_arm.launch) {
+    const std::string stopped = stop_recorded_group(m_run.server_pid(m_arm.name), m_arm.stop_timeout);
+    if (!stopped.empty()) fmt::print(m_env.console, "arm {}: {}\n", m_arm.name, stopped);
+  }
   fmt::print(m_env.console, "arm {}: {}\n", m_arm.name,
              m_arm.launch ? "launching " + *m_arm.launch : "attaching to " + m_arm.base_url);
   std::fflush(m_env.console);
@@ -76,7 +81,8 @@ util::Result<void> ArmSession::start_server() {
   if (!facts.file.facts_error.empty()) {
     fmt::print(m_env.console, "arm {}: facts unavailable: {}\n", m_arm.name, facts.file.facts_error);
   }
-  auto control = load::EngineControl::create(backend_of(m_arm, m_spec.protocol.request.api), m_server->base_url(), "");
+  auto control = load::EngineControl::create(backend_of(m_arm, m_spec.protocol.request.api), m_server->base_url(),
+                                             m_server->api_key());
   if (!control) return std::unexpected(control.error());
   m_control = std::move(*control);
   if (!m_arm.model.empty()) m_control->set_model(m_arm.model);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "servebench/campaign/in_service.hpp"
+#include "servebench/campaign/ranges.hpp"
 #include "servebench/util/strings.hpp"
 
 namespace servebench::campaign {
@@ -37,10 +38,8 @@ GateSpec read_gate(util::YamlFields& arm) {
   for (const double v : {g.min_accuracy, g.min_natural_stop_rate}) {
     if (!(v >= 0 && v <= 1)) f.note_at(n, "gate.min_accuracy and gate.min_natural_stop_rate must be in [0, 1]");
   }
-  g.max_tokens = f.integer("max_tokens", g.max_tokens);
-  if (g.max_tokens < 16) f.note_at(f.node("max_tokens"), "gate.max_tokens must be >= 16");
-  const std::int64_t seed = f.integer("seed", static_cast<std::int64_t>(g.seed));
-  g.seed = static_cast<std::uint64_t>(std::max<std::int64_t>(seed, 0));
+  g.max_tokens = f.integer_in("max_tokens", g.max_tokens, 16, ranges::k_max_gate_tokens);
+  g.seed = static_cast<std::uint64_t>(f.integer_in("seed", static_cast<std::int64_t>(g.seed), 0, ranges::k_max_seed));
   if (const auto dataset = f.optional_string("dataset")) {
     if (dataset->empty()) f.note_at(f.node("dataset"), "gate.dataset must name a GSM8K-format JSONL file");
     g.dataset = *dataset;  // resolved against the campaign file's directory by the spec reader
@@ -111,7 +110,8 @@ void check_api(util::YamlFields& f, const ArmSpec& a, RequestApi api) {
   }
 }
 
-std::optional<ArmSpec> read_arm(util::YamlFields& root, const YAML::Node& n, const ProtocolSpec& protocol) {
+std::optional<ArmSpec> read_arm(util::YamlFields& root, const YAML::Node& n, const CampaignSpec& spec) {
+  const ProtocolSpec& protocol = spec.protocol;
   std::string label = "arm";
   if (n.IsMap() && n["name"] && n["name"].IsScalar()) label = fmt::format("arm '{}'", n["name"].Scalar());
   auto mapped = util::YamlFields::of(root.file(), n, label);
@@ -131,16 +131,15 @@ std::optional<ArmSpec> read_arm(util::YamlFields& root, const YAML::Node& n, con
   a.launch = f.optional_string("launch");
   a.base_url = f.string("base_url");
   a.env = read_env(f);
-  a.gpus = static_cast<int>(f.integer("gpus", 1));
-  if (a.gpus < 1) f.note_at(f.node("gpus"), fmt::format("{}.gpus must be >= 1", f.what()));
-  a.nodes = static_cast<int>(f.integer("nodes", 1));
-  if (a.nodes < 1 || a.nodes > 1024) f.note_at(f.node("nodes"), fmt::format("{}.nodes must be in 1..1024", f.what()));
-  a.model = f.string("model");
-  a.ready_timeout = std::chrono::seconds(f.integer("ready_timeout_s", 600));
-  a.stop_timeout = std::chrono::seconds(f.integer("stop_timeout_s", 30));
-  if (a.ready_timeout.count() < 1 || a.stop_timeout.count() < 1) {
-    f.note_at(n, fmt::format("{}: ready_timeout_s and stop_timeout_s must be >= 1", f.what()));
+  a.api_key_env = f.string("api_key_env", spec.api_key_env);
+  if (!a.api_key_env.empty() && !is_env_name(a.api_key_env)) {
+    f.note_at(f.node("api_key_env"), env_name_rule(f.what() + ".api_key_env", a.api_key_env));
   }
+  a.gpus = static_cast<int>(f.integer_in("gpus", 1, 1, ranges::k_max_gpus));
+  a.nodes = static_cast<int>(f.integer_in("nodes", 1, 1, 1024));
+  a.model = f.string("model");
+  a.ready_timeout = std::chrono::seconds(f.integer_in("ready_timeout_s", 600, 1, ranges::k_max_ready_timeout_s));
+  a.stop_timeout = std::chrono::seconds(f.integer_in("stop_timeout_s", 30, 1, ranges::k_max_stop_timeout_s));
   a.before = f.string("before");
   a.after = f.string("after");
   a.gate = read_gate(f);
@@ -161,6 +160,17 @@ bool is_valid_name(std::string_view s) {
   });
 }
 
+bool is_env_name(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s.front()))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+std::string env_name_rule(std::string_view what, std::string_view value) {
+  return fmt::format("{} '{}' must name an environment variable: letters, digits and '_', not starting with a digit "
+                     "(the key itself goes into that variable, never into the file)",
+                     what, value);
+}
+
 std::string name_rule(std::string_view what, std::string_view value) {
   return fmt::format("{} '{}' may use only letters, digits, '.', '_' and '-' (it names a directory)", what, value);
 }
@@ -172,7 +182,7 @@ void read_arms(util::YamlFields& root, CampaignSpec& spec) {
   }
   std::set<std::string> names;
   for (const auto& n : list) {
-    auto arm = read_arm(root, n, spec.protocol);
+    auto arm = read_arm(root, n, spec);
     if (root.failed() || !arm) return;
     if (!names.insert(arm->name).second) return root.note_at(n["name"], fmt::format("duplicate arm name '{}'", arm->name));
     spec.arms.push_back(std::move(*arm));

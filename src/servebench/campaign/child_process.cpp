@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "servebench/campaign/process_table.hpp"
 #include "servebench/util/exit_code.hpp"
 #include "servebench/util/file_io.hpp"
 #include "servebench/util/strings.hpp"
@@ -52,7 +53,7 @@ std::vector<char*> c_strings(std::vector<std::string>& words) {
 }
 
 // In the child between fork and exec: async-signal-safe calls only.
-[[noreturn]] void exec_child(const char* program, char* const* argv, char* const* envp, int log_fd, pid_t parent) {
+[[noreturn]] void exec_child(const char* program, char* const* argv, char* const* envp, int out_fd, pid_t parent) {
   // The campaign's SIGINT/SIGTERM handlers must not run here: they were blocked across fork, so a
   // signal sent now stays pending until the default action is back (see spawn()).
   signal(SIGINT, SIG_DFL);
@@ -63,8 +64,8 @@ std::vector<char*> c_strings(std::vector<std::string>& words) {
   if (getppid() != parent) _exit(127);  // the campaign died before prctl took effect
   const int null_fd = open("/dev/null", O_RDONLY);
   if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
-  dup2(log_fd, STDOUT_FILENO);
-  dup2(log_fd, STDERR_FILENO);
+  dup2(out_fd, STDOUT_FILENO);
+  dup2(out_fd, STDERR_FILENO);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -80,6 +81,11 @@ util::Result<ChildProcess> ChildProcess::spawn(const SpawnSpec& spec) {
   const int log_fd = open(spec.log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (log_fd < 0) return util::failf(util::ErrorKind::io, "cannot open {}: {}", spec.log.string(), std::strerror(errno));
   const auto start = static_cast<std::uintmax_t>(lseek(log_fd, 0, SEEK_END));
+  int out[2] = {-1, -1};  // the child's stdout and stderr; the pump reads the other end
+  if (pipe2(out, O_CLOEXEC) != 0) {
+    close(log_fd);
+    return util::failf(util::ErrorKind::io, "cannot start {}: pipe: {}", spec.program.string(), std::strerror(errno));
+  }
   std::vector<std::string> argv = spec.argv;
   std::vector<std::string> env = merged_environment(spec.env);
   const auto argv_c = c_strings(argv);
@@ -95,34 +101,38 @@ util::Result<ChildProcess> ChildProcess::spawn(const SpawnSpec& spec) {
   if (pid != 0) pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   if (pid < 0) {
     close(log_fd);
+    close(out[0]);
+    close(out[1]);
     return util::failf(util::ErrorKind::io, "cannot start {}: fork: {}", program, std::strerror(errno));
   }
-  if (pid == 0) exec_child(program.c_str(), argv_c.data(), env_c.data(), log_fd, parent);
+  if (pid == 0) exec_child(program.c_str(), argv_c.data(), env_c.data(), out[1], parent);
   setpgid(pid, pid);  // also here, so the group exists before anyone signals it
-  close(log_fd);
-  return ChildProcess(pid, start);
+  close(out[1]);
+  return ChildProcess(pid, start, std::make_unique<LogPump>(out[0], log_fd));
 }
 
 ChildProcess::ChildProcess(ChildProcess&& o) noexcept
     : m_pid(std::exchange(o.m_pid, -1)), m_log_start(o.m_log_start), m_status(o.m_status),
-      m_description(std::move(o.m_description)) {}
+      m_description(std::move(o.m_description)), m_pump(std::move(o.m_pump)), m_stopped(o.m_stopped) {}
 
 ChildProcess& ChildProcess::operator=(ChildProcess&& o) noexcept {
   if (this != &o) {
-    if (m_pid > 0 && !m_status) stop(std::chrono::seconds(5));
+    release();
     m_pid = std::exchange(o.m_pid, -1);
     m_log_start = o.m_log_start;
     m_status = o.m_status;
     m_description = std::move(o.m_description);
+    m_pump = std::move(o.m_pump);
+    m_stopped = o.m_stopped;
   }
   return *this;
 }
 
-ChildProcess::~ChildProcess() {
-  if (m_pid > 0 && !m_status) stop(std::chrono::seconds(5));
-}
+ChildProcess::~ChildProcess() { release(); }
 
 void ChildProcess::reap(int wait_status) {
+  // What the child wrote before it exited is in the log before anyone reads the log's tail.
+  if (m_pump) m_pump->finish(std::chrono::milliseconds(200));
   if (WIFEXITED(wait_status)) {
     m_status = WEXITSTATUS(wait_status);
     m_description = fmt::format("exited with status {}", *m_status);
@@ -163,14 +173,34 @@ bool ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
 std::string ChildProcess::exit_description() const { return m_description; }
 
 void ChildProcess::stop(std::chrono::milliseconds grace) {
-  if (!running()) return;
-  kill(-m_pid, SIGTERM);
-  if (wait_exit(grace)) {
-    kill(-m_pid, SIGKILL);  // workers the leader left behind
-    return;
+  if (m_pid <= 0 || m_stopped) return;
+  m_stopped = true;
+  // The group outlives its leader when the leader is a shell that started the server as its own
+  // child: the members are stopped whether or not the leader still runs. A pid is not reused while
+  // a group of that id has members, so the signals reach only this group.
+  const auto members_left = [&] { return running() || !live_group_members(m_pid).empty(); };
+  if (members_left()) {
+    const auto deadline = std::chrono::steady_clock::now() + grace;
+    kill(-m_pid, SIGTERM);
+    wait_exit(grace);
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    wait_group_gone(m_pid, std::max(left, std::chrono::milliseconds(0)));
+    if (members_left()) {
+      kill(-m_pid, SIGKILL);
+      wait_exit(std::chrono::seconds(10));
+      wait_group_gone(m_pid, std::chrono::seconds(10));
+    }
   }
-  kill(-m_pid, SIGKILL);
-  wait_exit(std::chrono::seconds(10));
+  if (m_pump) m_pump->finish(std::chrono::seconds(1));
+}
+
+void ChildProcess::release() {
+  // A leader that exited by itself (a hook that finished) keeps what it started in the background.
+  if (m_pid > 0 && !m_stopped && running()) {
+    stop(std::chrono::seconds(5));
+  } else if (m_pump) {
+    m_pump->finish(std::chrono::seconds(1));
+  }
 }
 
 std::vector<std::string> log_tail(const std::filesystem::path& log, std::size_t count, std::uintmax_t from) {

@@ -5,6 +5,7 @@
 #include "servebench/campaign/child_process.hpp"
 #include "servebench/campaign/launch_plan.hpp"
 #include "servebench/util/file_io.hpp"
+#include "servebench/util/redact.hpp"
 #include "servebench/util/strings.hpp"
 
 namespace servebench::campaign {
@@ -12,7 +13,7 @@ namespace servebench::campaign {
 util::Result<void> run_hook(const HookRun& hook) {
   const std::string banner = fmt::format("\n=== servebench campaign: {} hook of arm '{}': {}\n", hook.which, hook.arm, hook.command);
   if (auto ok = util::make_dirs(hook.log.parent_path()); !ok) return ok;
-  if (auto ok = util::append_durable(hook.log, banner); !ok) return ok;
+  if (auto ok = util::append_durable(hook.log, util::redact(banner)); !ok) return ok;
   SpawnSpec spawn = shell_spawn(hook.command,
                                 {"SERVEBENCH_ARM=" + hook.arm, "SERVEBENCH_HOOK=" + hook.which,
                                  "SERVEBENCH_RUN_DIR=" + std::filesystem::absolute(hook.run_dir).string()},

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "servebench/campaign/status_file.hpp"
+#include "servebench/util/redact.hpp"
 
 namespace servebench::campaign {
 namespace {
@@ -26,7 +27,7 @@ std::chrono::seconds whole_seconds(double s) { return std::chrono::seconds(stati
 
 std::size_t terminal_width(std::FILE* f) {
   winsize ws{};
-  if (ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  if (ioctl(util::stream_descriptor(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
   return 120;
 }
 
@@ -55,7 +56,7 @@ std::string live_line(const PointPosition& at, const load::PhaseProgress& p) {
 }
 
 bool LiveProgress::is_terminal(std::FILE* f) {
-  if (f == nullptr || isatty(fileno(f)) != 1) return false;
+  if (f == nullptr || isatty(util::stream_descriptor(f)) != 1) return false;
   const char* term = std::getenv("TERM");
   return term == nullptr || std::string_view(term) != "dumb";
 }

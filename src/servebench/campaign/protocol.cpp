@@ -54,6 +54,7 @@ load::RunSpec run_spec(const ArmContext& a, const PlannedPoint& p, PointPrompts 
   load::RunSpec spec;
   spec.backend = backend_of(*a.arm, proto.request.api);
   spec.base_url = a.server->base_url();
+  spec.api_key = a.server->api_key();
   spec.model = a.arm->model;
   spec.prompts = std::move(prompts.measured);
   spec.warmup_prompts = std::move(prompts.warmup);

@@ -56,7 +56,7 @@ void emit_gate(YAML::Emitter& y, const GateSpec& g) {
   y << YAML::EndMap;
 }
 
-void emit_arm(YAML::Emitter& y, const ArmSpec& a) {
+void emit_arm(YAML::Emitter& y, const ArmSpec& a, const std::string& default_key_env) {
   y << YAML::BeginMap;
   y << YAML::Key << "name" << YAML::Value << a.name;
   y << YAML::Key << "engine" << YAML::Value << std::string(engines::to_string(a.engine));
@@ -66,6 +66,9 @@ void emit_arm(YAML::Emitter& y, const ArmSpec& a) {
     y << YAML::Key << "env" << YAML::Value << YAML::BeginMap;
     for (const auto& e : a.env) y << YAML::Key << e.name << YAML::Value << YAML::DoubleQuoted << e.value;
     y << YAML::EndMap;
+  }
+  if (!a.api_key_env.empty() || !default_key_env.empty()) {
+    y << YAML::Key << "api_key_env" << YAML::Value << YAML::DoubleQuoted << a.api_key_env;
   }
   y << YAML::Key << "gpus" << YAML::Value << a.gpus;
   if (a.nodes != 1) y << YAML::Key << "nodes" << YAML::Value << a.nodes;  // single-node files stay as they were
@@ -96,9 +99,10 @@ std::string resolved_yaml(const CampaignSpec& spec) {
   y << YAML::BeginMap;
   y << YAML::Key << "name" << YAML::Value << spec.name;
   if (!spec.model.empty()) y << YAML::Key << "model" << YAML::Value << spec.model;
+  if (!spec.api_key_env.empty()) y << YAML::Key << "api_key_env" << YAML::Value << spec.api_key_env;
   emit_protocol(y, spec.protocol);
   y << YAML::Key << "arms" << YAML::Value << YAML::BeginSeq;
-  for (const auto& a : spec.arms) emit_arm(y, a);
+  for (const auto& a : spec.arms) emit_arm(y, a, spec.api_key_env);
   y << YAML::EndSeq;
   y << YAML::Key << "scenarios" << YAML::Value << YAML::BeginSeq;
   for (const auto& s : spec.scenarios) {

@@ -1,6 +1,8 @@
 #include "servebench/campaign/runner.hpp"
 
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -58,6 +60,8 @@ class Run final : public RunHost {
         m_live(options.console, options.progress && LiveProgress::is_terminal(options.console)) {}
 
   util::Result<int> execute();
+  // status.txt's last word on a run that ended early: "failed: <why>".
+  void record_failure(const std::string& why) { update_status("failed: " + why, ""); }
 
   // RunHost
   const CampaignSpec& spec() const override { return m_spec; }
@@ -264,16 +268,15 @@ util::Result<int> Run::execute() {
   Executor& executor = m_options.executor != nullptr ? *m_options.executor : local;
   Telemetry telemetry(m_dir.layout(), m_spec.telemetry.interval);
   if (auto ok = executor.run(*this, work); !ok) {
-    update_status("stopped: " + ok.error().message, "");
+    record_failure(ok.error().message);
     return std::unexpected(ok.error());
   }
   telemetry.stop();
   const int code = exit_code();
-  std::string state = m_stop.requested() ? fmt::format("interrupted by signal {}", m_stop.signal_number())
-                                               : code == 0 ? "finished" : "finished with problems";
+  const Progress p = progress_of(m_spec, m_planned, m_latest_records);
+  std::string state = terminal_state(code, m_stop.signal_number(), p, m_unreachable);
   for (const auto& f : m_restore_failures) state += "; " + f;
   update_status(state, "");
-  const Progress p = progress_of(m_spec, m_planned, m_latest_records);
   fmt::print(m_options.console, "campaign {}: {}; ok {}, skipped {}, invalid {}, failed {}, not run {} (exit {})\n", m_spec.name,
              state, p.ok, p.skipped, p.invalid, p.failed, p.total - p.done(), code);
   return code;
@@ -296,7 +299,40 @@ std::filesystem::path default_out_dir(const CampaignSpec& spec, util::WallTime n
   return std::filesystem::path("runs") / (spec.name + "-" + stamp);
 }
 
+namespace {
+
+// What the file cannot say until the campaign runs, checked before the run directory is touched
+// and any arm starts: every key variable is set.
+util::Result<void> preflight(const CampaignSpec& spec) {
+  if (spec.protocol.prompts.kind == PromptSourceKind::corpus) {
+    const auto& path = spec.protocol.prompts.path;
+    std::error_code ec;
+    std::ifstream in(path, std::ios::binary);
+    char byte = 0;
+    if (!std::filesystem::is_regular_file(path, ec) || !in || !in.get(byte)) {
+      return util::failf(util::ErrorKind::bad_input, "{}: protocol.prompts.path {}: {}", spec.file, path.string(),
+                         !std::filesystem::exists(path, ec)        ? "no such file"
+                         : !std::filesystem::is_regular_file(path, ec) ? "not a regular file"
+                         : !in                                      ? "cannot be read"
+                                                                    : "the corpus is empty");
+    }
+  }
+  for (const ArmSpec& arm : spec.arms) {
+    if (arm.api_key_env.empty()) continue;
+    const char* key = std::getenv(arm.api_key_env.c_str());
+    if (key == nullptr || *key == '\0') {
+      return util::failf(util::ErrorKind::bad_input,
+                         "{}: arm '{}': api_key_env names {}, which is not set (export the server's key in it)",
+                         spec.file, arm.name, arm.api_key_env);
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 util::Result<int> run_campaign(const CampaignSpec& spec, const RunOptions& options) {
+  if (auto ok = preflight(spec); !ok) return std::unexpected(ok.error());
   StopSignal& stop = StopSignal::install();
   auto assets = collect_assets(spec, self_executable());
   if (!assets) return std::unexpected(assets.error());
@@ -310,7 +346,13 @@ util::Result<int> run_campaign(const CampaignSpec& spec, const RunOptions& optio
   });
   if (!dir) return std::unexpected(dir.error());
   Run run(spec, options, *dir, stop);
-  return run.execute();
+  // Whatever ends the run, status.txt ends in a terminal state with the reason.
+  try {
+    return run.execute();
+  } catch (const std::exception& e) {
+    run.record_failure(e.what());
+    throw;
+  }
 }
 
 }  // namespace servebench::campaign

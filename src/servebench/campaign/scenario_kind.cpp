@@ -6,32 +6,43 @@
 
 #include "servebench/campaign/controlled_hit_rate.hpp"
 #include "servebench/campaign/trace_scenario.hpp"
+#include "servebench/campaign/ranges.hpp"
 #include "servebench/load/conversation.hpp"
 
 namespace servebench::campaign {
 namespace {
 
-std::int64_t positive(util::YamlFields& f, const ScenarioSpec& s, const std::string& key, std::int64_t fallback) {
+std::int64_t positive(util::YamlFields& f, const ScenarioSpec& s, const std::string& key, std::int64_t fallback,
+                      std::int64_t hi = ranges::k_max_tokens) {
   const std::int64_t v = f.integer(key, fallback);
-  if (!f.failed() && v < 1) f.note_at(f.node(key), fmt::format("scenario '{}': {} must be >= 1", s.name, key));
-  return v;
+  if (f.failed() || (v >= 1 && v <= hi)) return v;
+  f.note_at(f.node(key), fmt::format("scenario '{}': {} must be in 1..{} (got {})", s.name, key, hi, v));
+  return v < 1 ? 1 : hi;
+}
+
+// A scenario's longest prompt must fit the same bound as a fixed isl.
+void check_isl(util::YamlFields& f, const ScenarioSpec& s) {
+  if (f.failed() || s.isl <= ranges::k_max_tokens) return;
+  f.note_at(f.self_node(), fmt::format("scenario '{}': its longest prompt is {} tokens; at most {}", s.name, s.isl,
+                                       ranges::k_max_tokens));
 }
 
 void read_shared_prefix(util::YamlFields& f, ScenarioSpec& s) {
   load::SharedPrefixWorkload& w = s.shared_prefix;
-  w.num_groups = positive(f, s, "groups", 8);
-  w.prompts_per_group = positive(f, s, "prompts_per_group", 16);
+  w.num_groups = positive(f, s, "groups", 8, ranges::k_max_groups);
+  w.prompts_per_group = positive(f, s, "prompts_per_group", 16, ranges::k_max_groups);
   w.system_len = positive(f, s, "system_len", 2048);
   w.question_len = positive(f, s, "question_len", 128);
   w.output_len = positive(f, s, "osl", 256);
   s.isl = w.system_len + w.question_len;
   s.osl = w.output_len;
+  check_isl(f, s);
 }
 
 void read_conversation(util::YamlFields& f, ScenarioSpec& s) {
   load::ConversationWorkload& w = s.conversation;
-  if (f.has("conversations")) s.conversations = positive(f, s, "conversations", 1);
-  w.turns = positive(f, s, "turns", 4);
+  if (f.has("conversations")) s.conversations = positive(f, s, "conversations", 1, ranges::k_max_requests);
+  w.turns = positive(f, s, "turns", 4, ranges::k_max_turns);
   w.user_len = positive(f, s, "user_len", 128);
   w.reply_len = positive(f, s, "osl", 128);
   const double think = f.number("think_time_s", 0);
@@ -41,6 +52,7 @@ void read_conversation(util::YamlFields& f, ScenarioSpec& s) {
   w.think = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(think));
   s.isl = load::turn_input_len(w, w.turns);
   s.osl = w.reply_len;
+  check_isl(f, s);
 }
 
 void read_controlled(util::YamlFields& f, ScenarioSpec& s) {

@@ -10,6 +10,7 @@
 #include "servebench/campaign/assets.hpp"
 #include "servebench/campaign/gsm8k.hpp"
 #include "servebench/campaign/trace_scenario.hpp"
+#include "servebench/campaign/ranges.hpp"
 #include "servebench/load/run_settings.hpp"
 #include "servebench/util/yaml_fields.hpp"
 #include "servebench/util/file_io.hpp"
@@ -51,10 +52,8 @@ RequestSpec read_request(util::YamlFields& parent) {
   }
   r.stream = f->boolean("stream", r.stream);
   r.ignore_eos = f->boolean("ignore_eos", r.ignore_eos);
-  r.temperature = f->number("temperature", r.temperature);
-  const std::int64_t seed = f->integer("seed", static_cast<std::int64_t>(r.seed));
-  if (seed < 0) f->note_at(f->node("seed"), "protocol.request.seed must not be negative");
-  r.seed = static_cast<std::uint64_t>(std::max<std::int64_t>(seed, 0));
+  r.temperature = f->number_in("temperature", r.temperature, 0, ranges::k_max_temperature);
+  r.seed = static_cast<std::uint64_t>(f->integer_in("seed", static_cast<std::int64_t>(r.seed), 0, ranges::k_max_seed));
   const std::int64_t timeout = f->integer("timeout_s", r.timeout.count());
   if (auto why = load::setting_problem(load::Setting::request_timeout, static_cast<double>(timeout), load::k_campaign_keys)) {
     f->note_at(f->node("timeout_s"), *why);
@@ -114,8 +113,7 @@ void read_protocol(util::YamlFields& root, CampaignSpec& spec, const std::filesy
   if (p.max_cache_hit_rate && !(*p.max_cache_hit_rate >= 0 && *p.max_cache_hit_rate <= 1)) {
     f.note_at(f.node("max_cache_hit_rate"), "protocol.max_cache_hit_rate must be in [0, 1] (or null: not verified)");
   }
-  p.retries = static_cast<int>(f.integer("retries", p.retries));
-  if (p.retries < 0 || p.retries > 10) f.note_at(f.node("retries"), "protocol.retries must be in 0..10");
+  p.retries = static_cast<int>(f.integer_in("retries", p.retries, 0, 10));
   p.repeats = f.integer("repeats", p.repeats);
   if (p.repeats < 1 || p.repeats > k_max_repeats) {
     f.note_at(f.node("repeats"), fmt::format("protocol.repeats must be in 1..{}", k_max_repeats));
@@ -140,7 +138,9 @@ void read_protocol(util::YamlFields& root, CampaignSpec& spec, const std::filesy
 
 std::optional<ScenarioSpec> read_scenario(const std::string& file, const YAML::Node& n, const ProtocolSpec& protocol,
                                           util::YamlFields& root) {
-  auto mapped = util::YamlFields::of(file, n, "scenario");
+  std::string label = "scenario";
+  if (n.IsMap() && n["name"] && n["name"].IsScalar()) label = fmt::format("scenario '{}'", n["name"].Scalar());
+  auto mapped = util::YamlFields::of(file, n, label);
   if (!mapped) {
     root.note(mapped.error());
     return std::nullopt;
@@ -150,9 +150,9 @@ std::optional<ScenarioSpec> read_scenario(const std::string& file, const YAML::N
   s.name = f.required_string("name");
   if (!f.failed() && !is_valid_name(s.name)) f.note_at(f.node("name"), name_rule("scenario name", s.name));
   if (!read_scenario_kind(f, s)) {
-    s.isl = f.integer("isl", 0);
-    s.osl = f.integer("osl", 0);
-    if (!f.failed() && (s.isl < 1 || s.osl < 1)) f.note_at(n, fmt::format("scenario '{}' needs isl >= 1 and osl >= 1", s.name));
+    if (!f.has("isl") || !f.has("osl")) f.note_at(n, fmt::format("scenario '{}' needs isl >= 1 and osl >= 1", s.name));
+    s.isl = f.integer_in("isl", 1, 1, ranges::k_max_tokens);
+    s.osl = f.integer_in("osl", 1, 1, ranges::k_max_tokens);
   }
   s.concurrency = f.integers("concurrency");
   const YAML::Node c = f.node("concurrency");
@@ -160,11 +160,22 @@ std::optional<ScenarioSpec> read_scenario(const std::string& file, const YAML::N
     f.note_at(n, fmt::format("scenario '{}' has no concurrency; give a list such as concurrency: [1, 8, 32]", s.name));
   }
   for (std::size_t i = 0; !f.failed() && i < s.concurrency.size(); ++i) {
-    if (s.concurrency[i] < 1) f.note_at(c, fmt::format("scenario '{}': concurrency must be >= 1", s.name));
-    else if (i > 0 && s.concurrency[i] <= s.concurrency[i - 1]) {
+    const std::int64_t conc = s.concurrency[i];
+    if (conc < 1 || conc > ranges::k_max_concurrency) {
+      f.note_at(c, fmt::format("scenario '{}': concurrency must be in 1..{} (got {})", s.name, ranges::k_max_concurrency, conc));
+    } else if (i > 0 && conc <= s.concurrency[i - 1]) {
       f.note_at(c, fmt::format("scenario '{}': concurrency must be strictly increasing", s.name));
-    } else if (auto np = protocol.num_prompts.eval(s.concurrency[i]); !np) {
-      f.note_at(c, fmt::format("scenario '{}': num_prompts {}", s.name, np.error().message));
+    } else if (auto np = protocol.num_prompts.eval(conc); !np) {
+      f.note_at(c, fmt::format("scenario '{}': protocol.num_prompts {}", s.name, np.error().message));
+    } else if (const std::int64_t requests = scenario_prompts(s, *np); requests > ranges::k_max_requests) {
+      f.note_at(c, fmt::format("scenario '{}' at c={}: {} requests per point; at most {} (protocol.num_prompts, "
+                               "groups × prompts_per_group, conversations × turns)",
+                               s.name, conc, requests, ranges::k_max_requests));
+    } else if (const std::int64_t sent = requests + protocol.warmup_requests;
+               s.isl > ranges::k_max_point_tokens / std::max<std::int64_t>(sent, 1)) {
+      f.note_at(c, fmt::format("scenario '{}' at c={}: isl {} × {} requests (warmup included) is more than {} prompt "
+                               "tokens per point",
+                               s.name, conc, s.isl, sent, ranges::k_max_point_tokens));
     }
   }
   check_scenario_kind(f, s, protocol);
@@ -199,8 +210,7 @@ void read_baseline_and_telemetry(util::YamlFields& root, CampaignSpec& spec, con
   if (const YAML::Node t = root.node("telemetry"); t.IsDefined() && !t.IsNull()) {
     auto f = util::YamlFields::of(root.file(), t, "telemetry");
     if (!f) return root.note(f.error());
-    const std::int64_t interval = f->integer("interval_s", 30);
-    if (interval < 1) f->note_at(f->node("interval_s"), "telemetry.interval_s must be >= 1");
+    const std::int64_t interval = f->integer_in("interval_s", 30, 1, ranges::k_max_interval_s);
     spec.telemetry.interval = std::chrono::seconds(interval);
     if (auto ok = f->finish(); !ok) root.note(ok.error());
   }
@@ -239,6 +249,10 @@ Result<CampaignSpec> parse_campaign(const std::string& text, const std::string& 
   spec.name = root.required_string("name");
   if (!root.failed() && !is_valid_name(spec.name)) root.note_at(root.node("name"), name_rule("campaign name", spec.name));
   spec.model = root.string("model");
+  spec.api_key_env = root.string("api_key_env");
+  if (!spec.api_key_env.empty() && !is_env_name(spec.api_key_env)) {
+    root.note_at(root.node("api_key_env"), env_name_rule("api_key_env", spec.api_key_env));
+  }
   read_protocol(root, spec, base_dir);
   if (!root.failed()) read_arms(root, spec);
   for (auto& arm : spec.arms) {

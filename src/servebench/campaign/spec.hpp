@@ -89,6 +89,9 @@ struct ArmSpec {
   std::optional<std::string> launch;  // nullopt: attach to base_url
   std::string base_url;               // may hold {port} when launch does
   std::vector<flags::EnvVar> env;       // given to the launched server; recorded in server_facts.json
+  // The environment variable holding the server's API key, sent as `Authorization: Bearer` on every
+  // request and control call; "" sends none. The key itself is never in the spec.
+  std::string api_key_env;
   int gpus = 1;
   int nodes = 1;                      // machines the server spans (cluster executors, docs/scale-out.md)
   std::string model;                  // requests name it; empty: the server's first model
@@ -128,6 +131,7 @@ struct TelemetrySpec {
 struct CampaignSpec {
   std::string file;  // as given, for messages
   std::string name, model;
+  std::string api_key_env;  // the arms' default (ArmSpec::api_key_env)
   ProtocolSpec protocol;
   std::vector<ArmSpec> arms;
   std::vector<ScenarioSpec> scenarios;

@@ -7,6 +7,7 @@
 #include "servebench/results/job_record.hpp"
 #include "servebench/results/ledger.hpp"
 #include "servebench/results/run_files.hpp"
+#include "servebench/util/strings.hpp"
 
 namespace servebench::campaign {
 
@@ -41,6 +42,18 @@ std::string format_duration(std::chrono::seconds d) {
   if (s >= 3600) return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
   if (s >= 60) return fmt::format("{}m{:02}s", s / 60, s % 60);
   return fmt::format("{}s", s);
+}
+
+std::string terminal_state(int exit_code, int signal, const Progress& p, bool unreachable) {
+  if (signal != 0) return fmt::format("interrupted by signal {}", signal);
+  if (exit_code == 0) return "done";
+  std::vector<std::string> why;
+  if (unreachable) why.emplace_back("a server did not start");
+  if (p.failed > 0) why.push_back(fmt::format("{} failed", p.failed));
+  if (p.invalid > 0) why.push_back(fmt::format("{} invalid", p.invalid));
+  if (p.total > p.done()) why.push_back(fmt::format("{} not run", p.total - p.done()));
+  if (why.empty()) why.emplace_back(fmt::format("exit {}", exit_code));
+  return "failed: " + util::join(why, ", ");
 }
 
 std::string status_text(const StatusView& v) {

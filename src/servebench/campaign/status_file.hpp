@@ -28,7 +28,7 @@ Progress progress_of(const CampaignSpec& spec, const std::vector<PlannedPoint>& 
                      const std::vector<results::PointRecord>& latest);
 
 struct StatusView {
-  std::string campaign, run_dir, state;  // state: "running", "finished", "interrupted by SIGINT", …
+  std::string campaign, run_dir, state;  // state: "running", then terminal_state() or "failed: <why>"
   Progress progress;
   std::size_t to_run = 0;                // points this session still has to measure
   std::string current;                   // "e7b/chat/c8" or ""
@@ -44,6 +44,10 @@ std::optional<std::chrono::seconds> estimate_eta(std::chrono::nanoseconds measur
 std::string format_duration(std::chrono::seconds d);
 
 std::string status_text(const StatusView& v);
+// The state a finished run leaves in status.txt, always one of three words and the reason:
+// "done" (every point ok or skipped), "failed: 2 failed, 1 invalid, 3 not run" (also "a server
+// did not start"), "interrupted by signal 2". A run that stops on an error writes "failed: <error>".
+std::string terminal_state(int exit_code, int signal, const Progress& p, bool unreachable);
 // DIR/status.txt, atomically.
 util::Result<void> write_status(const std::filesystem::path& run_dir, const StatusView& v);
 

@@ -6,10 +6,13 @@
 
 #include "servebench/cli/command.hpp"
 #include "servebench/cli/version.hpp"
+#include "servebench/util/redact.hpp"
 
 namespace servebench::cli {
 
 int run(int argc, char** argv) {
+  // Whatever a command prints — launch commands, server errors, log tails — shows no secret.
+  util::redact_standard_streams();
   CLI::App app{"servebench: LLM-serving benchmark campaigns — simulate, measure, report, recipe"};
   app.set_version_flag("--version", std::string(version_string()));
   app.require_subcommand(1);

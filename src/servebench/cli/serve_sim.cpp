@@ -38,6 +38,7 @@ struct ServeSimFlags {
   sim::SimConfig config;
   std::string model_card, model_path, served_model_name, kv_cache_dtype = "auto", speculative_algorithm;
   std::string host = "127.0.0.1", log_level = "info", accept_rates = "0.7", overrides_file;
+  std::string api_key, admin_api_key;  // never echoed: not in /server_info, not in a log line
   int port = 30000, decode_log_interval = 40, io_threads = 2;
   bool close_after_response = false;
   std::int64_t keepalive_timeout_ms = 0, max_requests_per_connection = 0;
@@ -112,6 +113,9 @@ void define_speculative_and_server(CLI::App& c, ServeSimFlags& f) {
       ->capture_default_str()
       ->check(CLI::Range(0, 65535))
       ->group(k_simulated);
+  c.add_option("--api-key", f.api_key, "requests need Authorization: Bearer KEY (/health and /metrics are open)")
+      ->group(k_simulated);
+  c.add_option("--admin-api-key", f.admin_api_key, "/flush_cache needs Authorization: Bearer KEY")->group(k_simulated);
   c.add_option("--log-level", f.log_level, "info prints SGLang's Prefill/Decode batch lines to stderr")
       ->capture_default_str()
       ->check(CLI::IsMember({"debug", "info", "warning", "error", "critical"}))
@@ -326,6 +330,8 @@ sim::FrontOptions front_options(const ServeSimFlags& f) {
   o.default_include_usage = f.default_usage;
   o.faults = unwrap(sim::parse_fault_plan(f.faults, f.config.sim_seed));
   o.loop.step_delay = util::from_ms(o.faults.slow_steps_ms);  // the engine loop's fault, not the routes'
+  o.api_key = f.api_key;
+  o.admin_api_key = f.admin_api_key;
   return o;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 // Router: method + exact path → handler. Pure (no sockets), so routing is tested on its own.
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,6 +24,11 @@ class Router {
   void add(Method method, std::string path, StreamHandler handler);
   // Answers requests no route matches (instead of the built-in 404/405 error_response).
   void set_fallback(Handler handler);
+  // Runs before any route (e.g. an API-key check): a response it returns is the answer and no
+  // route runs; nullopt lets the request through.
+  using Gate = std::function<std::optional<Response>(const ServerRequest&)>;
+  void set_gate(Gate gate) { m_gate = std::move(gate); }
+  std::optional<Response> gate(const ServerRequest& request) const { return m_gate ? m_gate(request) : std::nullopt; }
 
   struct Match {
     const Handler* handler = nullptr;               // complete-response route
@@ -44,6 +51,7 @@ class Router {
 
   std::vector<Route> m_routes;  // a handful: a linear scan beats hashing
   Handler m_fallback;
+  Gate m_gate;
 };
 
 }  // namespace servebench::http

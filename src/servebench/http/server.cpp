@@ -117,6 +117,11 @@ void Server::route_stream(Method method, std::string path, StreamHandler handler
   m_impl->shared->router.add(method, std::move(path), std::move(handler));
 }
 
+void Server::set_gate(Router::Gate gate) {
+  SB_CHECK(m_impl->state == Impl::State::created);
+  m_impl->shared->router.set_gate(std::move(gate));
+}
+
 void Server::set_fallback(Handler handler) {
   SB_CHECK(m_impl->state == Impl::State::created);
   m_impl->shared->router.set_fallback(std::move(handler));

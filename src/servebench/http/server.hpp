@@ -13,6 +13,7 @@
 #include <string>
 
 #include "servebench/http/handler.hpp"
+#include "servebench/http/router.hpp"
 #include "servebench/util/result.hpp"
 
 namespace servebench::http {
@@ -42,6 +43,7 @@ class Server {
   void route(Method method, std::string path, Handler handler);
   void route_stream(Method method, std::string path, StreamHandler handler);
   void set_fallback(Handler handler);
+  void set_gate(Router::Gate gate);  // before routing, see Router::set_gate
 
   // Binds, listens and starts the IO threads. Fails with ErrorKind::unreachable naming the
   // address ("cannot listen on 127.0.0.1:8000: address already in use"). At most once.

@@ -204,6 +204,7 @@ void ServerConnection::dispatch(ServerRequest request) {
   m_keep_alive = m_parser->keep_alive();
   const std::int64_t limit = m_shared->max_requests_per_connection;
   if (++m_served >= limit && limit > 0) m_keep_alive = false;  // announced in this response
+  if (auto denied = m_shared->router.gate(request)) return write_response(std::move(*denied));
   const Router::Match match = m_shared->router.find(request.method, request.path);
   if (match.stream_handler) return run_stream_handler(*match.stream_handler, request);
   Response response;

@@ -4,6 +4,7 @@
 
 #include <boost/json.hpp>
 
+#include "servebench/http/bearer_exchange.hpp"
 #include "servebench/http/blocking_client.hpp"
 #include "servebench/util/json_text.hpp"
 
@@ -13,29 +14,11 @@ namespace {
 namespace json = boost::json;
 using util::ErrorKind;
 
-// Adds the bearer token to every control request; the key never leaves this object.
-class AuthExchange final : public http::Exchange {
- public:
-  AuthExchange(std::unique_ptr<http::BlockingClient> inner, std::string key)
-      : m_inner(std::move(inner)), m_key(std::move(key)) {}
-  util::Result<http::Response> send(const http::Request& request, std::chrono::milliseconds timeout) override {
-    if (m_key.empty()) return m_inner->send(request, timeout);
-    http::Request r = request;
-    r.headers.push_back({"Authorization", "Bearer " + m_key});
-    return m_inner->send(r, timeout);
-  }
-  const std::string& base_url() const override { return m_inner->base_url(); }
-
- private:
-  std::unique_ptr<http::BlockingClient> m_inner;
-  std::string m_key;
-};
-
 }  // namespace
 
 struct EngineControl::Impl {
   std::unique_ptr<engines::EngineAdapter> adapter;
-  std::unique_ptr<AuthExchange> exchange;
+  std::unique_ptr<http::BearerExchange> exchange;  // the key never leaves it
   std::chrono::milliseconds timeout;
   std::optional<util::Result<wire::ServerFacts>> facts;  // read once
   std::optional<util::Result<engines::Counters>> before;
@@ -68,7 +51,7 @@ util::Result<std::unique_ptr<EngineControl>> EngineControl::create(wire::Backend
   if (!client) return std::unexpected(client.error());
   auto impl = std::make_unique<Impl>();
   impl->adapter = engines::make_adapter(engines::engine_of(backend));
-  impl->exchange = std::make_unique<AuthExchange>(std::move(*client), api_key);
+  impl->exchange = std::make_unique<http::BearerExchange>(std::move(*client), api_key);
   impl->timeout = timeout;
   return std::unique_ptr<EngineControl>(new EngineControl(std::move(impl)));
 }

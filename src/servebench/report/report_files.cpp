@@ -8,6 +8,7 @@
 #include "servebench/report/html_renderer.hpp"
 #include "servebench/report/markdown_renderer.hpp"
 #include "servebench/util/file_io.hpp"
+#include "servebench/util/redact.hpp"
 #include "servebench/util/strings.hpp"
 
 namespace servebench::report {
@@ -129,7 +130,8 @@ util::Result<std::vector<fs::path>> write_report(const ReportInputs& in, const R
   }
   auto ok = render_each(in, options, formats, [&](std::string suffix, std::string content) -> util::Result<void> {
     const fs::path path = prefix.string() + suffix;
-    if (auto w = util::write_file_atomic(path, content); !w) return w;
+    // Run directories written before redaction existed still hold keys in their launch commands.
+    if (auto w = util::write_file_atomic(path, util::redact(content)); !w) return w;
     written.push_back(path);
     return {};
   });

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "servebench/util/file_io.hpp"
+#include "servebench/util/redact.hpp"
 #include "servebench/util/json_text.hpp"
 
 namespace servebench::results {
@@ -100,7 +101,9 @@ util::Result<void> write_assets(const std::filesystem::path& path, const AssetLe
   out["assets"] = std::move(assets);
   out["changes"] = std::move(changes);
   if (auto ok = util::make_dirs(path.parent_path()); !ok) return ok;
-  return util::write_file_atomic(path, util::to_json_text_pretty(out) + "\n");
+  boost::json::value v = std::move(out);
+  util::redact_json(v);  // hook commands name files, and may carry keys
+  return util::write_file_atomic(path, util::to_json_text_pretty(v) + "\n");
 }
 
 }  // namespace servebench::results

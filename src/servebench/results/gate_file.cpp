@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "servebench/util/file_io.hpp"
+#include "servebench/util/redact.hpp"
 #include "servebench/util/json_text.hpp"
 #include "servebench/util/strings.hpp"
 
@@ -101,7 +102,9 @@ util::Result<std::optional<GateResult>> read_gate(const std::filesystem::path& p
 
 util::Result<void> write_gate(const std::filesystem::path& path, const GateResult& g, const std::string& arm) {
   if (auto ok = util::make_dirs(path.parent_path()); !ok) return ok;
-  return util::write_file_atomic(path, util::to_json_text_pretty(to_json(g, arm)) + "\n");
+  boost::json::value v = to_json(g, arm);
+  util::redact_json(v);  // answers are the server's text
+  return util::write_file_atomic(path, util::to_json_text_pretty(v) + "\n");
 }
 
 }  // namespace servebench::results

@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 
 #include "servebench/util/file_io.hpp"
+#include "servebench/util/redact.hpp"
 #include "servebench/util/json_text.hpp"
 
 namespace servebench::results {
@@ -66,7 +67,9 @@ util::Result<void> write_in_service(const std::filesystem::path& path, const InS
   o["restored"] = r.restored ? json::value(*r.restored) : json::value(nullptr);
   o["differences"] = std::move(differences);
   if (auto ok = util::make_dirs(path.parent_path()); !ok) return ok;
-  return util::write_file_atomic(path, util::to_json_text_pretty(o) + "\n");
+  boost::json::value v = std::move(o);
+  util::redact_json(v);
+  return util::write_file_atomic(path, util::to_json_text_pretty(v) + "\n");
 }
 
 }  // namespace servebench::results

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "servebench/util/file_io.hpp"
+#include "servebench/util/redact.hpp"
 #include "servebench/util/json_text.hpp"
 #include "servebench/util/strings.hpp"
 
@@ -125,7 +126,9 @@ util::Result<Ledger> read_latest(const std::filesystem::path& path) {
 util::Result<void> append_object(const std::filesystem::path& path, const boost::json::object& o) {
   std::string line;
   if (ends_without_newline(path)) line.push_back('\n');
-  util::append_json_text(line, o);
+  boost::json::value v = o;
+  util::redact_json(v);  // reasons quote servers and logs
+  util::append_json_text(line, v);
   line.push_back('\n');
   return util::append_durable(path, line);
 }

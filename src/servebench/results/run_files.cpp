@@ -3,11 +3,12 @@
 #include <filesystem>
 
 #include "servebench/util/file_io.hpp"
+#include "servebench/util/redact.hpp"
 
 namespace servebench::results {
 
 util::Result<void> write_status(const RunLayout& run, std::string_view text) {
-  return util::write_file_atomic(run.status(), text);
+  return util::write_file_atomic(run.status(), util::redact(text));
 }
 
 std::optional<std::string> read_status(const RunLayout& run) {
@@ -18,7 +19,9 @@ std::optional<std::string> read_status(const RunLayout& run) {
 
 util::Result<void> write_campaign_file(const RunLayout& run, std::string_view yaml) {
   if (auto ok = util::make_dirs(run.dir()); !ok) return ok;
-  return util::write_file_atomic(run.campaign_file(), yaml);
+  // A literal key in a launch command or env stays out of the copy (docs/campaign-file.md
+  // "Secrets"): the rerun of DIR/campaign.yaml takes keys from the environment.
+  return util::write_file_atomic(run.campaign_file(), util::redact(yaml));
 }
 
 util::Result<std::optional<std::string>> read_campaign_file(const RunLayout& run) {

@@ -3,6 +3,7 @@
 #include <boost/json.hpp>
 
 #include "servebench/util/file_io.hpp"
+#include "servebench/util/redact.hpp"
 #include "servebench/util/json_text.hpp"
 
 namespace servebench::results {
@@ -91,7 +92,10 @@ util::Result<std::optional<ServerFactsFile>> read_server_facts(const std::filesy
 
 util::Result<void> write_server_facts(const std::filesystem::path& path, const ServerFactsFile& f) {
   if (auto ok = util::make_dirs(path.parent_path()); !ok) return ok;
-  return util::write_file_atomic(path, util::to_json_text_pretty(to_json(f)) + "\n");
+  // The launch command, its env and the server's own /server_info (SGLang echoes api_key there).
+  boost::json::value v = to_json(f);
+  util::redact_json(v);
+  return util::write_file_atomic(path, util::to_json_text_pretty(v) + "\n");
 }
 
 }  // namespace servebench::results

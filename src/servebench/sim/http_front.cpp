@@ -1,5 +1,6 @@
 #include "servebench/sim/http_front.hpp"
 
+#include "servebench/sim/route_errors.hpp"
 #include "servebench/sim/routes.hpp"
 
 namespace servebench::sim {
@@ -38,6 +39,11 @@ SimServer::SimServer(Deployment deployment, FrontOptions options)
   add_inference_routes(m_server, *m_state);
   add_tokenize_routes(m_server, *m_state);
   add_admin_routes(m_server, *m_state);
+  if (!options.api_key.empty() || !options.admin_api_key.empty()) {
+    m_server.set_gate([api = options.api_key, admin = options.admin_api_key](const http::ServerRequest& r) {
+      return check_api_key(r, api, admin);
+    });
+  }
 }
 
 SimServer::~SimServer() { stop(); }

@@ -3,7 +3,8 @@
 // Routes (docs/sim.md "HTTP front"): POST /v1/completions, /v1/chat/completions, /generate,
 // /tokenize, /detokenize (and /v1/ spellings); GET /v1/models, /health, /health_generate,
 // /server_info, /get_server_info, /model_info, /metrics; GET|POST /flush_cache. Unknown routes
-// answer 404, bodies over the limit 413, bad input 400 with a JSON error naming the problem.
+// answer 404, bodies over the limit 413, bad input 400 with a JSON error naming the problem, and
+// with --api-key a request without the key 401.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -27,6 +28,9 @@ struct FrontOptions {
   StreamOutput generate_output = StreamOutput::cumulative;
   bool default_include_usage = false;
   FaultPlan faults;  // --sim-fault: misbehaviour on the inference routes (empty: none)
+  // --api-key: every route but /health* and /metrics answers 401 without `Authorization: Bearer
+  // <key>`; --admin-api-key: /flush_cache wants that key instead (as SGLang). "" = open.
+  std::string api_key, admin_api_key;
 };
 
 class SimServer {

@@ -9,6 +9,8 @@ std::string_view error_type(int status) {
   switch (status) {
     case 400:
       return "BadRequestError";
+    case 401:
+      return "AuthenticationError";
     case 404:
       return "NotFoundError";
     case 413:
@@ -24,6 +26,17 @@ http::Response json_error(int status, std::string_view message) {
   std::string body;
   wire::encode_error(body, message, status, error_type(status));
   return {status, std::move(body), "application/json"};
+}
+
+std::optional<http::Response> check_api_key(const http::ServerRequest& r, const std::string& api_key,
+                                            const std::string& admin_key) {
+  if (r.path.starts_with("/health") || r.path == "/metrics") return std::nullopt;
+  const bool admin = r.path == "/flush_cache";
+  const std::string& key = admin && !admin_key.empty() ? admin_key : api_key;
+  if (key.empty()) return std::nullopt;
+  if (r.header("authorization") == "Bearer " + key) return std::nullopt;
+  return json_error(401, admin && !admin_key.empty() ? "Unauthorized: this route needs the --admin-api-key"
+                                                     : "Unauthorized: send Authorization: Bearer <--api-key>");
 }
 
 http::Handler guarded(http::Handler handler) {

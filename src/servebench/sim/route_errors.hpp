@@ -2,6 +2,7 @@
 // The one wrapper that turns a failing route handler into an HTTP error: a RouteError becomes its
 // status with SGLang's JSON error body ({"object":"error","message":...,"code":...}); any other
 // exception becomes a 500 with its message. One of the two places exceptions may cross.
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -22,6 +23,12 @@ class RouteError : public std::runtime_error {
 
 // `status` with SGLang's JSON error body.
 http::Response json_error(int status, std::string_view message);
+
+// SGLang's API-key middleware: nullopt lets `r` through; otherwise the 401 to send. /health*
+// and /metrics are open; /flush_cache wants `admin_key` when there is one, every other route
+// `api_key` when there is one, as `Authorization: Bearer <key>`.
+std::optional<http::Response> check_api_key(const http::ServerRequest& r, const std::string& api_key,
+                                            const std::string& admin_key);
 
 http::Handler guarded(http::Handler handler);
 // An exception answers the stream (when nothing was sent yet; else the scaffolding closes it).

@@ -44,6 +44,20 @@ double YamlFields::number(const std::string& key, double fallback) {
   return take(m_map.optional_double(key)).value_or(fallback);
 }
 
+std::int64_t YamlFields::integer_in(const std::string& key, std::int64_t fallback, std::int64_t lo, std::int64_t hi) {
+  const std::int64_t v = integer(key, fallback);
+  if (v >= lo && v <= hi) return v;
+  note_at(node(key), fmt::format("{}.{} must be in {}..{} (got {})", m_what, key, lo, hi, v));
+  return v < lo ? lo : hi;
+}
+
+double YamlFields::number_in(const std::string& key, double fallback, double lo, double hi) {
+  const double v = number(key, fallback);
+  if (v >= lo && v <= hi) return v;
+  note_at(node(key), fmt::format("{}.{} must be in [{}, {}] (got {})", m_what, key, lo, hi, v));
+  return v > hi ? hi : lo;  // NaN: the bottom
+}
+
 std::optional<double> YamlFields::nullable_number(const std::string& key, std::optional<double> fallback) {
   const YAML::Node n = node(key);
   if (!n.IsDefined()) return fallback;

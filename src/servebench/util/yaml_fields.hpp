@@ -24,6 +24,11 @@ class YamlFields {
   std::int64_t integer(const std::string& key, std::int64_t fallback);
   std::optional<std::int64_t> optional_integer(const std::string& key);
   double number(const std::string& key, double fallback);
+  // The same, checked against a documented range [lo, hi]: outside it (NaN too) the error names
+  // what.key, the allowed range and the value, at the key's line and column; the result is then
+  // clamped into the range, so later checks never compute with an absurd value.
+  std::int64_t integer_in(const std::string& key, std::int64_t fallback, std::int64_t lo, std::int64_t hi);
+  double number_in(const std::string& key, double fallback, double lo, double hi);
   // Absent → fallback; explicit null → nullopt.
   std::optional<double> nullable_number(const std::string& key, std::optional<double> fallback);
   bool boolean(const std::string& key, bool fallback);

@@ -75,7 +75,7 @@ TEST(ArmSpec, EnvHooksRecipeAndTimeouts) {
   EXPECT_EQ(error_of("{name: a, engine: sim, base_url: 'http://x:1', env: [A=1]}"),
             "t.yaml:3:57: arm 'a'.env must be a mapping NAME: value");
   EXPECT_EQ(error_of("{name: a, engine: sim, base_url: 'http://x:1', ready_timeout_s: 0}"),
-            "t.yaml:3:5: arm 'a': ready_timeout_s and stop_timeout_s must be >= 1");
+            "t.yaml:3:69: arm 'a'.ready_timeout_s must be in 1..604800 (got 0)");
 }
 
 }  // namespace

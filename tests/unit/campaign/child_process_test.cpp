@@ -73,6 +73,35 @@ TEST(ChildProcess, DestructorStopsARunningChild) {
   EXPECT_NE(kill(pid, 0), 0);
 }
 
+TEST(ChildProcess, MembersThatOutliveTheLeaderAreStoppedWithTheGroup) {
+  const auto dir = temp_dir("outlived");
+  // A shell that starts the server as its child and exits: the server is left in the group.
+  auto child = ChildProcess::spawn(shell("sleep 60 & echo $!", dir / "log"));
+  ASSERT_TRUE(child);
+  ASSERT_TRUE(child->wait_exit(std::chrono::seconds(10)));
+  const auto lines = log_tail(dir / "log", 1, child->log_start());
+  ASSERT_EQ(lines.size(), 1u);
+  const pid_t member = std::stoi(lines[0]);
+  EXPECT_EQ(kill(member, 0), 0) << "the leader's child runs on";
+  child->stop(std::chrono::milliseconds(500));
+  EXPECT_TRUE(servebench::testing::wait_until([&] { return kill(member, 0) != 0; }, std::chrono::seconds(5)))
+      << "stop() left the leader's child running";
+}
+
+TEST(ChildProcess, OutputReachesTheLogRedacted) {
+  const auto dir = temp_dir("redacted");
+  auto child = ChildProcess::spawn(
+      shell("echo 'ServerArgs(api_key=\"sk-1a2b\", port=1)'; echo 'launch --api-key=sk-3c4d' >&2; printf 'HF_TOKEN=t0k5'",
+            dir / "log"));
+  ASSERT_TRUE(child);
+  ASSERT_TRUE(child->wait_exit(std::chrono::seconds(10)));
+  const std::string log = util::read_file(dir / "log").value_or("");
+  for (const char* secret : {"sk-1a2b", "sk-3c4d", "t0k5"}) EXPECT_EQ(log.find(secret), std::string::npos) << log;
+  EXPECT_NE(log.find("api_key=\"<redacted>\", port=1)"), std::string::npos) << log;
+  EXPECT_NE(log.find("--api-key=<redacted>"), std::string::npos) << log;
+  EXPECT_NE(log.find("HF_TOKEN=<redacted>"), std::string::npos) << log;
+}
+
 TEST(ChildProcess, LogTailOfAMissingFileIsEmpty) { EXPECT_TRUE(log_tail("/nonexistent/log", 5).empty()); }
 
 }  // namespace

@@ -113,7 +113,41 @@ TEST(Runner, AnUnreachableArmFailsItsPointsExitsThreeAndRunsAfter) {
     EXPECT_NE(r.reason.find("not ready after 1 s"), std::string::npos) << r.reason;
     EXPECT_EQ(r.tool.git, "test");
   }
-  EXPECT_NE(util::read_file(dir / "out/status.txt").value_or("").find("state finished with problems"), std::string::npos);
+  EXPECT_NE(util::read_file(dir / "out/status.txt").value_or("").find("state failed: "), std::string::npos);
+  std::fclose(console);
+}
+
+TEST(Runner, ARunThatStopsOnAnErrorLeavesAFailedStateWithTheReason) {
+  StopSignal::install().reset_for_tests();
+  const auto dir = fresh("error_state");
+  const auto spec = spec_with_arm("{name: a, engine: sim, launch: 'no-such-server-program --port {port}'}");
+  std::FILE* console = std::tmpfile();
+  auto code = run_campaign(spec, options(dir / "out", console));
+  ASSERT_FALSE(code);
+  const std::string status = util::read_file(dir / "out/status.txt").value_or("");
+  EXPECT_NE(status.find("state failed: "), std::string::npos) << status;
+  EXPECT_NE(status.find("no-such-server-program"), std::string::npos) << status;
+  EXPECT_EQ(status.find("state running"), std::string::npos) << status;
+  std::fclose(console);
+}
+
+TEST(Runner, AMissingCorpusStopsTheRunBeforeAnythingStarts) {
+  StopSignal::install().reset_for_tests();
+  const auto dir = fresh("no_corpus");
+  auto spec = parse_campaign("name: r\nprotocol: {prompts: {source: corpus, path: missing.txt}}\narms:\n"
+                             "  - {name: a, engine: sim, before: 'touch \"" + (dir / "before-ran").string() + "\"',"
+                             " launch: 'servebench serve-sim --port {port}'}\n"
+                             "scenarios: [{name: s, isl: 10, osl: 4, concurrency: [1]}]\n",
+                             "r.yaml", dir);
+  ASSERT_TRUE(spec) << spec.error().message;
+  std::FILE* console = std::tmpfile();
+  auto code = run_campaign(*spec, options(dir / "out", console));
+  ASSERT_FALSE(code);
+  EXPECT_EQ(code.error().kind, util::ErrorKind::bad_input);
+  EXPECT_NE(code.error().message.find("protocol.prompts.path"), std::string::npos) << code.error().message;
+  EXPECT_NE(code.error().message.find("no such file"), std::string::npos) << code.error().message;
+  EXPECT_FALSE(std::filesystem::exists(dir / "before-ran"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
   std::fclose(console);
 }
 

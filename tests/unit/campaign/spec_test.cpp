@@ -110,7 +110,7 @@ TEST(CampaignSpec, BadNumPromptsExpression) {
 TEST(CampaignSpec, NumPromptsIsEvaluatedAtEveryConcurrency) {
   std::string yaml = k_good;
   yaml.replace(yaml.find("\"max(8, 2*c)\""), 13, "\"60 - c\"");
-  EXPECT_EQ(error_of(yaml), "c.yaml:23:53: scenario 'chat': num_prompts '60 - c' gives -20 prompts at c=80; it must be positive")
+  EXPECT_EQ(error_of(yaml), "c.yaml:23:53: scenario 'chat': protocol.num_prompts '60 - c' gives -20 prompts at c=80; it must be positive")
       << "must fail only where it is non-positive";
 }
 

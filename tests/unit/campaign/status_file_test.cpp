@@ -71,6 +71,18 @@ TEST(StatusFile, TextIsWholeAndAtomic) {
   EXPECT_NE(text.find("updated 1970-01-01T00:00:00Z"), std::string::npos);
 }
 
+TEST(StatusFile, TerminalStatesAreDoneFailedOrInterruptedWithTheReason) {
+  Progress p;
+  p.total = 6;
+  p.ok = 3;
+  p.failed = 1;
+  p.invalid = 1;
+  EXPECT_EQ(terminal_state(0, 0, p, false), "done");
+  EXPECT_EQ(terminal_state(1, 0, p, false), "failed: 1 failed, 1 invalid, 1 not run");
+  EXPECT_EQ(terminal_state(3, 0, p, true), "failed: a server did not start, 1 failed, 1 invalid, 1 not run");
+  EXPECT_EQ(terminal_state(130, 2, p, false), "interrupted by signal 2");
+}
+
 TEST(StatusFile, ReportReadsTheRunDirectory) {
   const auto dir = std::filesystem::path(::testing::TempDir()) / ("campaign_status_report_" + std::to_string(getpid()));
   std::filesystem::remove_all(dir);
