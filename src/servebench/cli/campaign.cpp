@@ -14,6 +14,7 @@
 #include "servebench/campaign/status_file.hpp"
 #include "servebench/cli/campaign_executors.hpp"
 #include "servebench/cli/command.hpp"
+#include "servebench/cli/serve_sim_parser.hpp"
 #include "servebench/cli/version.hpp"
 #include "servebench/results/run_merge.hpp"
 #include "servebench/util/strings.hpp"
@@ -28,8 +29,24 @@ struct CampaignArgs {
   bool rerun_invalid = false, dry_run = false, allow_changed_assets = false, no_progress = false;
 };
 
+// A simulated arm's launch goes through serve-sim's own parser before anything runs, so a missing
+// hardware or model card, a bad flag or a deployment that does not fit is exit 2 now, not an arm
+// that fails to start later. Launches through a shell are left to the launch itself.
+void check_sim_launches(const campaign::CampaignSpec& spec) {
+  for (const auto& arm : spec.arms) {
+    if (!arm.launch || arm.engine != engines::Engine::sim || arm.nodes > 1) continue;
+    auto args = plan::serve_sim_args(arm);
+    if (!args) continue;
+    if (auto ok = parse_serve_sim_args(*args); !ok) {
+      throw CommandError(k_exit_bad_input,
+                         fmt::format("{}: arm '{}': launch: {}", spec.file, arm.name, ok.error().message));
+    }
+  }
+}
+
 int run_campaign(const CampaignArgs& args) {
   auto spec = unwrap(campaign::read_campaign(args.file));
+  check_sim_launches(spec);
   apply_node_flags(spec, args.exec);
   campaign::RunOptions options;
   options.out = args.out.empty() ? campaign::default_out_dir(spec, util::system_wall_clock().now())
