@@ -124,7 +124,7 @@ TEST(CampaignRun, BadCampaignFilesExitTwoNamingThePositionAndWriteNothing) {
       {"unknown_key", "name: x\nprotocl: {}\n" + arm + "scenarios: [{name: s, isl: 1, osl: 1, concurrency: [1]}]\n",
        "bad.yaml:2:1: unknown key 'protocl' in campaign"},
       {"wrong_type", "name: x\n" + arm + "scenarios: [{name: s, isl: many, osl: 1, concurrency: [1]}]\n",
-       "bad.yaml:3:28: scenario.isl must be an integer, got 'many'"},
+       "bad.yaml:3:28: scenario 's'.isl must be an integer, got 'many'"},
       {"bad_expression", "name: x\nprotocol: {num_prompts: 'max(8, 2*c'}\n" + arm +
                              "scenarios: [{name: s, isl: 1, osl: 1, concurrency: [1]}]\n",
        "bad.yaml:2:25: protocol.num_prompts 'max(8, 2*c': column 11: expected ',' or ')'"},

@@ -27,7 +27,8 @@ bool ends_value(char c) {
 
 // A value that names where a secret comes from, or says there is none, is no secret.
 bool is_reference(std::string_view v) {
-  return v.empty() || v.starts_with('$') || v == "None" || v == "null" || v == k_redacted;
+  const bool placeholder = v.size() >= 2 && v.front() == '<' && v.back() == '>';  // <your-hf-token>
+  return v.empty() || v.starts_with('$') || placeholder || v == "None" || v == "null";
 }
 
 // Redacts the value starting at `text[i]` into `out`; returns the index after it. A quoted value

@@ -8,7 +8,8 @@
 //     words of a launch command, Python reprs of server arguments (`api_key='…'`), JSON or YAML;
 //   - the credentials of an `Authorization` header (`Authorization: Bearer …`; the scheme stays).
 // Each value becomes `<redacted>`. Values that are references rather than secrets stay: `$VAR`,
-// `${VAR}`, `None`, `null` and the empty value. Redacting twice changes nothing.
+// `${VAR}`, placeholders in angle brackets (`<your-hf-token>`, so also `<redacted>`), `None`,
+// `null` and the empty value. Redacting twice changes nothing.
 #include <cstdio>
 #include <string>
 #include <string_view>

@@ -16,6 +16,7 @@ TEST(Redact, KeyFlagsInBothSpellings) {
 TEST(Redact, LeavesOtherFlagsAndReferencesAlone) {
   EXPECT_EQ(redact("bench --api-key-env MY_KEY --num-prompts 8"), "bench --api-key-env MY_KEY --num-prompts 8");
   EXPECT_EQ(redact("serve --api-key $SGLANG_KEY"), "serve --api-key $SGLANG_KEY");
+  EXPECT_EQ(redact("--env \"HF_TOKEN=<your-hf-token>\""), "--env \"HF_TOKEN=<your-hf-token>\"");  // a placeholder
   EXPECT_EQ(redact("api_key=None, admin_api_key=None"), "api_key=None, admin_api_key=None");
   EXPECT_EQ(redact("max_total_tokens=4096 tokenizer_path=/m"), "max_total_tokens=4096 tokenizer_path=/m");
   EXPECT_EQ(redact("x--api-key y"), "x--api-key y");  // not a flag of its own
