@@ -83,6 +83,21 @@ TEST(BenchSim, NativeGenerateGivesAcceptLengthFromMeta) {
   EXPECT_NE(r.out.find("Accept length:"), std::string::npos);
 }
 
+// The OpenAI routes carry no meta_info: the accept length is what the server reports.
+TEST(BenchSim, OpenAiRoutesGetTheServerReportedAcceptLength) {
+  Sim sim("sim_oai_spec", {"--speculative-algorithm", "EAGLE", "--speculative-num-steps", "3",
+                           "--speculative-eagle-topk", "1", "--speculative-num-draft-tokens", "4"});
+  ASSERT_FALSE(sim.url.empty());
+  const Finished r = sim.bench({"--backend", "sglang-oai", "--num-prompts", "8", "--max-concurrency", "4",
+                              "--random-input-len", "64", "--random-output-len", "48"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const json::object o = sim.result();
+  EXPECT_EQ(o.at("accept_length_source"), "server_reported");
+  EXPECT_GT(number(o, "accept_length"), 1.0);
+  EXPECT_LE(number(o, "accept_length"), 4.0);
+  EXPECT_NE(r.out.find("Accept length:"), std::string::npos);
+}
+
 TEST(BenchSim, StampedEventsGiveClientAddedLatency) {
   Sim sim("sim_stamps", {"--sim-stamp-events"});
   ASSERT_FALSE(sim.url.empty());

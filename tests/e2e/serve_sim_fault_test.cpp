@@ -69,7 +69,7 @@ std::uint64_t expected(const std::string& fault, sim::FaultKind kind) {
 
 void expect_counted(const std::string& fault, sim::FaultKind kind, const char* reason,
                     const std::vector<std::string>& bench_extra = {}) {
-  FaultySim sim(std::string(sim::to_string(kind)), {fault});
+  FaultySim sim(std::string(sim::to_string(kind)) + "_" + reason, {fault});
   ASSERT_FALSE(sim.url.empty());
   const auto want = static_cast<std::int64_t>(expected(fault, kind));
   ASSERT_GT(want, 0) << "the seed picks some requests";
@@ -96,6 +96,12 @@ TEST(ServeSimFault, MalformedChunkIsCountedAsMalformed) {
 
 TEST(ServeSimFault, AStallLongerThanTheRequestTimeoutIsCountedAsTimeout) {
   expect_counted("stall:0.3:30", sim::FaultKind::stall, "timeout", {"--request-timeout", "1"});
+}
+
+// No whole-request limit (the default): a server that goes silent mid-stream is `stalled` after
+// --stall-timeout, and every other request completes.
+TEST(ServeSimFault, ASilenceLongerThanTheStallTimeoutIsCountedAsStalled) {
+  expect_counted("stall:0.3:30", sim::FaultKind::stall, "stalled", {"--stall-timeout", "1"});
 }
 
 TEST(ServeSimFault, SlowHeadersDelayEveryFirstTokenButFailNothing) {

@@ -67,6 +67,7 @@ load::RunSpec run_spec(const ArmContext& a, const PlannedPoint& p, PointPrompts 
   spec.request.seed = proto.request.seed;
   spec.request.cache_prompt = !proto.cold_cache;
   spec.request.timeout = proto.request.timeout;
+  spec.request.stall_timeout = proto.request.stall_timeout;
   spec.metrics.method = proto.percentile;
   spec.metrics.gpus = a.arm->gpus;
   spec.flush_cache = true;  // PointWindow::flush_cache is where the protocol's flush and first snapshot happen

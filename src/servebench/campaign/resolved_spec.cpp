@@ -31,6 +31,7 @@ void emit_protocol(YAML::Emitter& y, const ProtocolSpec& p) {
   y << YAML::Key << "stream" << YAML::Value << r.stream << YAML::Key << "ignore_eos" << YAML::Value << r.ignore_eos;
   y << YAML::Key << "temperature" << YAML::Value << num(r.temperature);
   y << YAML::Key << "seed" << YAML::Value << r.seed << YAML::Key << "timeout_s" << YAML::Value << r.timeout.count();
+  y << YAML::Key << "stall_timeout_s" << YAML::Value << r.stall_timeout.count();
   y << YAML::EndMap;
   y << YAML::Key << "prompts" << YAML::Value << YAML::Flow << YAML::BeginMap;
   y << YAML::Key << "source" << YAML::Value << std::string(to_string(p.prompts.kind));

@@ -59,6 +59,11 @@ RequestSpec read_request(util::YamlFields& parent) {
     f->note_at(f->node("timeout_s"), *why);
   }
   r.timeout = std::chrono::seconds(std::max<std::int64_t>(timeout, 0));
+  const std::int64_t stall = f->integer("stall_timeout_s", r.stall_timeout.count());
+  if (auto why = load::setting_problem(load::Setting::stall_timeout, static_cast<double>(stall), load::k_campaign_keys)) {
+    f->note_at(f->node("stall_timeout_s"), *why);
+  }
+  r.stall_timeout = std::chrono::seconds(std::max<std::int64_t>(stall, 0));
   if (auto ok = f->finish(); !ok) parent.note(ok.error());
   return r;
 }

@@ -29,7 +29,7 @@ struct RequestSpec {
   bool stream = true, ignore_eos = true;
   double temperature = 0;
   std::uint64_t seed = 42;
-  std::chrono::seconds timeout{3600};  // per request, so a hung server cannot stall a campaign; 0: none
+  std::chrono::seconds timeout{3600}, stall_timeout{300};  // whole request; silence between bytes. 0: none
 };
 
 enum class PromptSourceKind { random_ids, corpus };

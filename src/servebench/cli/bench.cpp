@@ -1,7 +1,10 @@
 // `servebench bench`: one benchmark run, a drop-in for `python -m sglang.bench_serving` (same main
 // flags, same JSONL keys). Flags become a load::RunSpec; load::run does the work.
+#include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -27,11 +30,32 @@
 namespace servebench::cli {
 namespace {
 
+// SIGINT/SIGTERM during the run: the handler only records it; the measured phase sees the flag,
+// stops sending, gives the requests in flight their grace and the result is written as usual.
+// SA_RESETHAND: a second signal ends the process at once.
+std::atomic<bool> g_interrupted{false};
+volatile std::sig_atomic_t g_signal = 0;
+
+extern "C" void record_stop_signal(int sig) {
+  g_signal = sig;
+  g_interrupted.store(true);
+}
+
+void catch_stop_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = record_stop_signal;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
 struct BenchFlags {
   std::string backend = "sglang", base_url, host = "127.0.0.1", model, dataset_name = "random", dataset_path;
   std::optional<int> port;
   std::int64_t random_input_len = 1024, random_output_len = 1024, num_prompts = 1000, warmup_requests = 1;
-  double random_range_ratio = 1.0, burstiness = 1.0, temperature = 0.0, request_timeout_s = 6 * 3600;
+  double random_range_ratio = 1.0, burstiness = 1.0, temperature = 0.0, request_timeout_s = 0;
+  double stall_timeout_s = 300;
   double max_client_lag = load::k_default_client_lag_limit;
   std::int64_t plant_client_burn_us = 0;
   std::int64_t plant_client_stall_ms = 0;
@@ -113,7 +137,10 @@ void define_flags(CLI::App& c, BenchFlags& f) {
   c.add_option("--num-gpus", f.num_gpus, "GPUs behind the server (default: tp_size x pp_size from /server_info)");
   c.add_option("--per-request", f.per_request, "write one JSON line per request to this file");
   c.add_option("--output-format", f.output_format, "sglang or vllm keys")->capture_default_str();
-  c.add_option("--request-timeout", f.request_timeout_s, "seconds per request (0: none)")->capture_default_str();
+  c.add_option("--request-timeout", f.request_timeout_s, "seconds per whole request (0: none)")->capture_default_str();
+  c.add_option("--stall-timeout", f.stall_timeout_s,
+               "seconds without a response byte before a request counts as stalled (0: none)")
+      ->capture_default_str();
   c.add_option("--vocab-size", f.vocab_size, "vocabulary size when the server does not report it");
   c.add_option("--max-client-lag", f.max_client_lag,
                "client lag p99 allowed, as a fraction of the median TPOT, before the run is invalid")
@@ -214,7 +241,8 @@ void check_flags(const BenchFlags& f) {
                                    .burstiness = f.burstiness,
                                    .threads = f.threads,
                                    .client_lag_limit = f.max_client_lag,
-                                   .request_timeout = util::from_seconds(f.request_timeout_s)};
+                                   .request_timeout = util::from_seconds(f.request_timeout_s),
+                                   .stall_timeout = util::from_seconds(f.stall_timeout_s)};
   need(load::check_settings(settings, load::k_bench_flags));
   if (f.burstiness != 1.0 && f.request_rate == "inf") bad("--burstiness needs a finite --request-rate");
   if (f.output_format != "sglang" && f.output_format != "vllm") bad("--output-format must be sglang or vllm");
@@ -248,6 +276,7 @@ load::RunSpec run_spec(const BenchFlags& f) {
   s.request.seed = f.seed;
   s.request.extra_body = f.extra_request_body;
   s.request.timeout = util::from_seconds(f.request_timeout_s);
+  s.request.stall_timeout = util::from_seconds(f.stall_timeout_s);
   s.threads = f.threads;
   s.metrics = metric_options(f);
   s.flush_cache = f.flush_cache;
@@ -345,6 +374,8 @@ int run_bench(const BenchFlags& f) {
   spec.warmup_prompts = std::move(prompts.warmup);
   spec.send_offsets = std::move(prompts.send_offsets);
   if (!spec.metrics.gpus) spec.metrics.gpus = load::gpus_from_server_info(control->server_info());
+  spec.interrupt = &g_interrupted;
+  catch_stop_signals();  // from here on a Ctrl-C keeps what was measured
   const load::RunResult result = need(load::run(spec, *control));
   if (spec.on_progress) fmt::print(stderr, "\n");
   fmt::print("{}", load::summary_table(result));
@@ -360,6 +391,13 @@ int run_bench(const BenchFlags& f) {
   }
   std::fflush(stdout);  // the summary first, then any final error line, also when both go to one file
   write_outputs(f, result, out_path, report);
+  if (result.interrupted) {
+    const int sig = g_signal != 0 ? static_cast<int>(g_signal) : SIGINT;
+    fmt::print(stderr, "servebench: interrupted by {}: the result holds the {} requests that ended ({} not sent, "
+                       "{} cut off in flight)\n",
+               sig == SIGTERM ? "SIGTERM" : "SIGINT", result.records.size(), result.not_sent, result.cut_off);
+    return util::exit_code_for_signal(sig);
+  }
   if (!result.client.healthy) {
     fmt::print(stderr, "servebench: run invalid: {}\n", result.client.reason);
     return k_exit_measured_failure;

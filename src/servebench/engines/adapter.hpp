@@ -73,6 +73,10 @@ class EngineAdapter {
   // Mean acceptance length (bonus token included) between two snapshots; nullopt when the engine's
   // counters do not tell (SGLang: use per-request meta, accept_length_from_meta) or nothing was drafted.
   virtual std::optional<double> accept_length(const Counters& before, const Counters& after) const = 0;
+  // The acceptance length the server itself reports, for runs whose responses and counters carry
+  // none (SGLang's OpenAI routes: /server_info `internal_states[].avg_spec_accept_length`, the
+  // server's running average, as sglang.bench_serving reads it); nullopt when it reports none.
+  virtual std::optional<double> reported_accept_length(http::Exchange& ex) { return std::nullopt; }
   // What the server says about itself; fails when its info routes cannot be read.
   virtual util::Result<wire::ServerFacts> facts(http::Exchange& ex) = 0;
   virtual util::Result<wire::TokenIds> tokenize(http::Exchange& ex, std::string_view text, SpecialTokens special) = 0;

@@ -27,7 +27,12 @@ void read_props(const object& props, wire::ServerFacts& facts) {
   facts.max_running_requests = util::json_int(props, "total_slots");
   const object* settings = object_at(props, "default_generation_settings");
   if (settings == nullptr) return;
-  facts.context_length = util::json_int(*settings, "n_ctx");  // per slot
+  facts.context_length = util::json_int(*settings, "n_ctx");  // per slot: the most one request can use
+  // llama-server divides -c among its -np slots, so the KV pool is the whole context: per-slot
+  // n_ctx × slots (16,384 for -c 16384 -np 4). /v1/models meta.n_ctx is per slot too.
+  if (facts.context_length && facts.max_running_requests && *facts.max_running_requests > 0) {
+    facts.kv_pool_tokens = *facts.context_length * *facts.max_running_requests;
+  }
   const object* params = object_at(*settings, "params");
   if (params == nullptr) return;
   const auto types = util::json_string(*params, "speculative.types");
@@ -36,7 +41,7 @@ void read_props(const object& props, wire::ServerFacts& facts) {
   }
 }
 
-// /v1/models meta: n_ctx is the whole KV context shared by the slots; n_vocab the vocabulary.
+// /v1/models meta: n_vocab the vocabulary; n_ctx (per slot) is the KV pool only when /props says nothing.
 const object* model_meta(const boost::json::value& models) {
   const auto* o = models.if_object();
   const auto* data = o ? o->if_contains("data") : nullptr;
@@ -136,11 +141,13 @@ Result<wire::ServerFacts> LlamacppAdapter::facts(http::Exchange& ex) {
   std::string raw = "{";
   auto models = read_models(ex, facts, raw);
   if (!models) return std::unexpected(models.error());
-  if (const object* meta = model_meta(*models)) facts.kv_pool_tokens = util::json_int(*meta, "n_ctx");
   auto props = get_json(ex, "/props");
   if (!props) return std::unexpected(props.error());
   append_raw(raw, "/props", *props);
   if (const auto* o = props->if_object()) read_props(*o, facts);
+  if (const object* meta = model_meta(*models); meta != nullptr && !facts.kv_pool_tokens) {
+    facts.kv_pool_tokens = util::json_int(*meta, "n_ctx");
+  }
   if (auto slots = get_json(ex, "/slots")) append_raw(raw, "/slots", *slots);
   facts.raw_json = raw + "}";
   return facts;

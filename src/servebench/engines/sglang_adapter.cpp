@@ -69,6 +69,7 @@ class SglangAdapter final : public BasicAdapter {
                            fmt::format("{} and {}", metric::k_cached_tokens_total, metric::k_prompt_tokens_total));
   }
   std::optional<double> accept_length(const Counters& before, const Counters& after) const override;
+  std::optional<double> reported_accept_length(http::Exchange& ex) override;
   Result<wire::ServerFacts> facts(http::Exchange& ex) override;
   Result<wire::TokenIds> tokenize(http::Exchange& ex, std::string_view text, SpecialTokens special) override;
   Result<std::string> detokenize(http::Exchange& ex, std::span<const std::int32_t> tokens) override;
@@ -152,6 +153,32 @@ std::optional<double> SglangAdapter::accept_length(const Counters& before, const
   const auto accepted = delta(before.spec_accepted_tokens, after.spec_accepted_tokens);
   if (!steps || !accepted || *steps <= 0) return std::nullopt;
   return 1.0 + *accepted / *steps;
+}
+
+// The mean of avg_spec_accept_length over the ranks that report it (one per DP rank; a PD
+// deployment nests its decode servers under "decode").
+std::optional<double> SglangAdapter::reported_accept_length(http::Exchange& ex) {
+  auto info = get_json(ex, "/server_info");
+  if (!info) info = get_json(ex, "/get_server_info");
+  if (!info || !info->is_object()) return std::nullopt;
+  const object* o = &info->get_object();
+  if (const auto* decode = o->if_contains("decode"); decode && decode->is_array() && !decode->get_array().empty()) {
+    if (const auto* first = decode->get_array()[0].if_object()) o = first;
+  }
+  const auto* states = o->if_contains("internal_states");
+  if (states == nullptr || !states->is_array()) return std::nullopt;
+  double sum = 0;
+  int ranks = 0;
+  for (const auto& state : states->get_array()) {
+    const auto* s = state.if_object();
+    const auto v = s ? util::json_number(*s, "avg_spec_accept_length") : std::nullopt;
+    if (v && *v > 0) {
+      sum += *v;
+      ++ranks;
+    }
+  }
+  if (ranks == 0) return std::nullopt;
+  return sum / ranks;
 }
 
 Result<wire::ServerFacts> SglangAdapter::facts(http::Exchange& ex) {

@@ -17,6 +17,7 @@ std::string_view to_string(StreamResult result) {
     case StreamResult::connect_refused: return "connect_refused";
     case StreamResult::reset: return "reset";
     case StreamResult::timeout: return "timeout";
+    case StreamResult::stalled: return "stalled";
     case StreamResult::malformed: return "malformed";
     case StreamResult::cancelled: return "cancelled";
   }
@@ -30,7 +31,8 @@ StreamClient::Impl::~Impl() {
   for (const auto& connection : idle) connection->detach();
 }
 
-void StreamClient::Impl::start(Request&& request, StreamSink& sink, std::chrono::nanoseconds timeout) {
+void StreamClient::Impl::start(Request&& request, StreamSink& sink, std::chrono::nanoseconds timeout,
+                               std::chrono::nanoseconds stall) {
   if (closing) {
     sink.on_done(StreamOutcome{StreamResult::cancelled, 0, {}, "cancelled", 0});
     return;
@@ -48,7 +50,7 @@ void StreamClient::Impl::start(Request&& request, StreamSink& sink, std::chrono:
   if (!connection) connection = std::make_shared<Connection>(*this, loop.impl().ioc);
   connection->active_index = active.size();
   active.push_back(connection);
-  connection->begin(std::move(request), sink, timeout, reused);
+  connection->begin(std::move(request), sink, {.total = timeout, .stall = stall}, reused);
 }
 
 void StreamClient::Impl::cancel_all() {
@@ -101,9 +103,10 @@ StreamClient::~StreamClient() {
   SB_CHECK(!m_impl->loop.running() || m_impl->loop.in_loop_thread());
 }
 
-void StreamClient::start(Request request, StreamSink& sink, std::chrono::nanoseconds timeout) {
+void StreamClient::start(Request request, StreamSink& sink, std::chrono::nanoseconds timeout,
+                         std::chrono::nanoseconds stall) {
   SB_CHECK(m_impl->loop.in_loop_thread());
-  m_impl->start(std::move(request), sink, timeout);
+  m_impl->start(std::move(request), sink, timeout, stall);
 }
 
 void StreamClient::cancel_all() {

@@ -27,10 +27,11 @@ enum class StreamResult {
   connect_refused,  // no connection could be made (refused, unreachable, …; message says which)
   reset,            // the connection closed or broke before the response was complete
   timeout,          // the per-request deadline passed
+  stalled,          // no byte arrived for the stall limit (the server stopped answering mid-request)
   malformed,        // the response is not valid HTTP/1.1
   cancelled,        // cancel_all() or the client's destruction
 };
-// "ok", "http_status", "connect_refused", "reset", "timeout", "malformed", "cancelled".
+// "ok", "http_status", "connect_refused", "reset", "timeout", "stalled", "malformed", "cancelled".
 std::string_view to_string(StreamResult result);
 
 struct StreamOutcome {
@@ -92,8 +93,11 @@ class StreamClient {
   StreamClient& operator=(const StreamClient&) = delete;
 
   // Sends `request` on an idle pooled connection (or a new one) and reports to `sink`, which
-  // must live until its on_done. `timeout` (zero: none) bounds the whole exchange. Loop thread.
-  void start(Request request, StreamSink& sink, std::chrono::nanoseconds timeout = {});
+  // must live until its on_done. `timeout` (zero: none) bounds the whole exchange; `stall` (zero:
+  // none) bounds the silence: from sending until the first response byte and between reads. A
+  // stall is checked by one timer per request that wakes once per `stall`, not per read. Loop thread.
+  void start(Request request, StreamSink& sink, std::chrono::nanoseconds timeout = {},
+             std::chrono::nanoseconds stall = {});
   // Ends every in-flight request with cancelled (their connections are closed). Loop thread.
   void cancel_all();
 

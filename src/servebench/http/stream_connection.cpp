@@ -35,11 +35,12 @@ std::size_t ResponseParser::on_body_impl(bsv body, ec_t&) {
 }
 
 Connection::Connection(StreamClient::Impl& owner, asio::io_context& ioc)
-    : m_owner(&owner), m_clock(*owner.options.clock), m_socket(ioc), m_timer(ioc) {
+    : m_owner(&owner), m_clock(*owner.options.clock), m_socket(ioc), m_timer(ioc), m_stall_timer(ioc) {
   m_buffer.reserve(owner.options.read_chunk);
 }
 
-void Connection::begin(Request&& request, StreamSink& sink, std::chrono::nanoseconds timeout, bool reused) {
+void Connection::begin(Request&& request, StreamSink& sink, Limits limits, bool reused) {
+  const std::chrono::nanoseconds timeout = limits.total;
   const std::uint64_t call = ++m_call;
   ++m_attempt;
   m_sink = &sink;
@@ -70,7 +71,26 @@ void Connection::begin(Request&& request, StreamSink& sink, std::chrono::nanosec
       self->finish(StreamResult::timeout, fmt::format("no complete response within {} ms", ms), false);
     });
   }
+  m_stall = limits.stall;
+  m_last_byte = m_clock.now();
+  m_stall_armed = m_stall.count() > 0;
+  if (m_stall_armed) watch_stall(call);
   m_open ? send() : connect();
+}
+
+void Connection::watch_stall(std::uint64_t call) {
+  const auto silent = m_clock.now() - m_last_byte;
+  if (silent >= m_stall) {
+    const double s = std::chrono::duration<double>(m_stall).count();
+    return finish(StreamResult::stalled,
+                  fmt::format("no byte from {} for {} s (stall timeout)", m_owner ? m_owner->host_port() : "", s),
+                  false);
+  }
+  m_stall_timer.expires_after(m_stall - silent);
+  m_stall_timer.async_wait([self = shared_from_this(), call](const beast::error_code& ec) {
+    if (ec || call != self->m_call || self->m_sink == nullptr) return;
+    self->watch_stall(call);
+  });
 }
 
 bool Connection::reusable_now() {
@@ -174,6 +194,7 @@ void Connection::read_now(std::uint64_t attempt) {
   m_got_bytes = true;
   m_buffer.commit(static_cast<std::size_t>(n));
   m_read_at = at;
+  m_last_byte = at;
   parse();
 }
 
@@ -258,6 +279,8 @@ void Connection::finish(StreamResult result, std::string message, bool reusable)
   StreamSink* sink = std::exchange(m_sink, nullptr);
   if (m_timer_armed) m_timer.cancel();
   m_timer_armed = false;
+  if (m_stall_armed) m_stall_timer.cancel();
+  m_stall_armed = false;
   if (m_reconnects > 0 && result != StreamResult::ok && !message.empty()) message += " (after reconnecting once)";
   StreamOutcome outcome{result, m_status, std::move(m_error_body), std::move(message), m_reconnects};
   if (!reusable) close_socket();

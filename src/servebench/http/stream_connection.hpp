@@ -57,7 +57,7 @@ struct StreamClient::Impl {
   Impl(EventLoop& l, Url u, StreamClientOptions o) : loop(l), url(std::move(u)), options(o) {}
   ~Impl();
 
-  void start(Request&& request, StreamSink& sink, std::chrono::nanoseconds timeout);
+  void start(Request&& request, StreamSink& sink, std::chrono::nanoseconds timeout, std::chrono::nanoseconds stall);
   void cancel_all();
   void release(detail::Connection& connection, bool reusable);
   std::string host_port() const { return fmt::format("{}:{}", url.host, url.port); }
@@ -82,10 +82,13 @@ namespace servebench::http::detail {
 // the timer holds the call number (one per request, which may span two attempts).
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
+  struct Limits {
+    std::chrono::nanoseconds total{0}, stall{0};  // zero: none
+  };
   Connection(StreamClient::Impl& owner, boost::asio::io_context& ioc);
 
   // `reused`: the connection came from the pool, so the server may have closed it meanwhile.
-  void begin(Request&& request, StreamSink& sink, std::chrono::nanoseconds timeout, bool reused);
+  void begin(Request&& request, StreamSink& sink, Limits limits, bool reused);
   void cancel() { finish(StreamResult::cancelled, "cancelled", false); }
   // An idle connection the server has not closed (a peek finds neither EOF nor stray bytes).
   bool reusable_now();
@@ -107,6 +110,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void parse();
   void observe_read();
   void finish_at_eof();
+  // Waits until `m_stall` after the last byte (or the send); ends the request as stalled then.
+  void watch_stall(std::uint64_t call);
   // Before any response byte on a reused connection, a failure means the server had closed it:
   // the request goes again, once, on a fresh connection. True when it did.
   bool retried();
@@ -117,6 +122,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   const util::Clock& m_clock;
   boost::asio::ip::tcp::socket m_socket;
   boost::asio::steady_timer m_timer;
+  boost::asio::steady_timer m_stall_timer;
   boost::beast::flat_buffer m_buffer;
   std::optional<ResponseParser> m_parser;
   boost::beast::http::request<boost::beast::http::string_body> m_request;
@@ -124,12 +130,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::uint64_t m_call = 0, m_attempt = 0;
   util::TimePoint m_read_at{};
   std::optional<timespec> m_arrival;  // the kernel's receive timestamp of the last read (CLOCK_REALTIME)
+  util::TimePoint m_last_byte{};  // the last read that returned bytes, or the start of the request
+  std::chrono::nanoseconds m_stall{0};
   int m_status = 0;
   int m_reconnects = 0;
   std::string m_error_body;
   bool m_open = false;
   bool m_writing = false;
   bool m_timer_armed = false;
+  bool m_stall_armed = false;
   bool m_reused = false;
   bool m_got_bytes = false;
   bool m_more = false;  // the last read filled the buffer: bytes may be waiting without a new edge

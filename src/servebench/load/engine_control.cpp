@@ -87,11 +87,14 @@ void EngineControl::begin_window() { m_impl->before = m_impl->adapter->snapshot(
 CounterWindow EngineControl::end_window() {
   CounterWindow w;
   auto after = m_impl->adapter->snapshot(*m_impl->exchange);
-  if (!m_impl->before || !*m_impl->before || !after) return w;
-  const engines::Counters& b = **m_impl->before;
-  if (auto hit = m_impl->adapter->hit_rate(b, *after)) w.hit_rate = *hit;
-  w.accept_length = m_impl->adapter->accept_length(b, *after);
-  w.sim_steps = sim_step_window(b.sim_step_lateness, after->sim_step_lateness);
+  if (m_impl->before && *m_impl->before && after) {
+    const engines::Counters& b = **m_impl->before;
+    if (auto hit = m_impl->adapter->hit_rate(b, *after)) w.hit_rate = *hit;
+    w.accept_length = m_impl->adapter->accept_length(b, *after);
+    w.sim_steps = sim_step_window(b.sim_step_lateness, after->sim_step_lateness);
+  }
+  // Needs no counters (SGLang without --enable-metrics reports it too).
+  if (!w.accept_length) w.reported_accept_length = m_impl->adapter->reported_accept_length(*m_impl->exchange);
   return w;
 }
 

@@ -94,6 +94,8 @@ struct Shared {
   std::condition_variable done_cv;
   std::int64_t done = 0;
   std::atomic<std::int64_t> running{0}, failed{0}, output_tokens{0};
+  std::atomic<bool> stopping{false};  // interrupted: nothing new starts
+  std::vector<char> started;          // per request; each element written by the loop that starts it
   stats::Histogram noise_floor{7};  // written by the NoiseProbe thread only, read after it stopped
 
   explicit Shared(PhaseSpec s) : spec(std::move(s)), admission(spec.max_concurrency) {}
@@ -119,6 +121,8 @@ RequestSink& Worker::take_sink() {
 }
 
 void Worker::start_request(std::uint32_t i, util::TimePoint released) {
+  if (shared.stopping.load(std::memory_order_relaxed)) return;
+  shared.started[i] = 1;
   RequestRecord& r = shared.records[i];
   r.released = released - shared.origin;
   if (!shared.spec.schedule.open_loop) r.intended = r.released;
@@ -131,7 +135,7 @@ void Worker::start_request(std::uint32_t i, util::TimePoint released) {
   request.headers = shared.spec.headers;
   shared.running.fetch_add(1, std::memory_order_relaxed);
   r.sent = shared.spec.clock->now() - shared.origin;
-  client->start(std::move(request), sink, shared.spec.timeout);
+  client->start(std::move(request), sink, shared.spec.timeout, shared.spec.stall_timeout);
 }
 
 void Worker::finished(RequestSink& sink) {
@@ -142,7 +146,9 @@ void Worker::finished(RequestSink& sink) {
   // The next queued request starts here, on this loop, before this sink returns to the pool, so a
   // sink is never restarted from inside its own on_done. A conversation keeps its slot through the
   // think time and sends its next turn from a timer.
-  if (const auto turn = shared.spec.requests[r.index].next) {
+  if (shared.stopping.load(std::memory_order_relaxed)) {
+    // interrupted: nothing new starts
+  } else if (const auto turn = shared.spec.requests[r.index].next) {
     const util::TimePoint due = shared.spec.clock->now() + shared.spec.requests[r.index].think;
     loop.post_at(due, [this, i = *turn] { start_request(i, shared.spec.clock->now()); });
   } else if (const auto next = shared.admission.release()) {
@@ -150,7 +156,8 @@ void Worker::finished(RequestSink& sink) {
   }
   idle.push_back(&sink);
   std::lock_guard lock(shared.done_mutex);
-  if (++shared.done == static_cast<std::int64_t>(shared.records.size())) shared.done_cv.notify_all();
+  const bool all = ++shared.done == static_cast<std::int64_t>(shared.records.size());
+  if (all || shared.stopping.load(std::memory_order_relaxed)) shared.done_cv.notify_all();
 }
 
 // The loop-lag meter: a periodic timer on this loop's own timer heap (the one open-loop sends
@@ -244,6 +251,7 @@ class NoiseProbe {
 
 void init_records(Shared& s) {
   s.records.resize(s.spec.requests.size());
+  s.started.assign(s.spec.requests.size(), 0);
   for (std::size_t i = 0; i < s.records.size(); ++i) {
     RequestRecord& r = s.records[i];
     r.index = static_cast<std::uint32_t>(i);
@@ -305,10 +313,21 @@ void schedule_requests(Shared& s) {
   }
 }
 
+bool interrupt_requested(const Shared& s) {
+  return s.spec.interrupt != nullptr && s.spec.interrupt->load(std::memory_order_relaxed);
+}
+
+// Until every request ended, or — once interrupted — until none is running or the grace is over.
 void wait_for_all(Shared& s) {
   std::unique_lock lock(s.done_mutex);
   const auto total = static_cast<std::int64_t>(s.records.size());
+  std::optional<util::TimePoint> give_up;
   while (s.done < total) {
+    if (!give_up && interrupt_requested(s)) {
+      s.stopping.store(true);
+      give_up = s.spec.clock->now() + s.spec.interrupt_grace;
+    }
+    if (give_up && (s.running.load() == 0 || s.spec.clock->now() >= *give_up)) break;
     s.done_cv.wait_for(lock, s.spec.progress_interval, [&] { return s.done == total; });
     if (s.spec.on_progress) {
       PhaseProgress p{s.done, total, s.running.load(), s.failed.load(), s.output_tokens.load(),
@@ -346,6 +365,31 @@ PhaseResult collect(Shared& s) {
   return out;
 }
 
+// After an interrupt: keeps the requests that ended on their own, renumbered in order (chunks
+// follow), so every metric is over completed requests only.
+void keep_finished(Shared& s, PhaseResult& out) {
+  out.interrupted = true;
+  std::vector<std::int64_t> renumber(out.records.size(), -1);
+  std::vector<RequestRecord> kept;
+  for (std::size_t i = 0; i < out.records.size(); ++i) {
+    RequestRecord& r = out.records[i];
+    if (!s.started[i]) {
+      ++out.not_sent;
+    } else if (r.error == RequestError::cancelled) {
+      ++out.cut_off;
+    } else {
+      renumber[i] = static_cast<std::int64_t>(kept.size());
+      r.index = static_cast<std::uint32_t>(kept.size());
+      kept.push_back(std::move(r));
+    }
+  }
+  std::erase_if(out.chunks, [&](const ChunkMark& c) { return renumber[c.request] < 0; });
+  for (ChunkMark& c : out.chunks) c.request = static_cast<std::uint32_t>(renumber[c.request]);
+  out.records = std::move(kept);
+  out.span = util::Nanos{0};
+  for (const RequestRecord& r : out.records) out.span = std::max(out.span, r.done);
+}
+
 void stop_workers(Shared& s) {
   for (auto& w : s.workers) w->loop.stop();
   for (auto& w : s.workers) {
@@ -380,8 +424,11 @@ util::Result<PhaseResult> run_phase(PhaseSpec spec) {
   }
   read_loop_cpu(s, &Worker::cpu_end);
   if (probe) probe->stop();
+  s.stopping.store(s.stopping.load() || interrupt_requested(s));  // before the cut-off requests' on_done
   stop_workers(s);
-  return collect(s);
+  PhaseResult out = collect(s);
+  if (s.stopping.load()) keep_finished(s, out);
+  return out;
 }
 
 }  // namespace servebench::load

@@ -13,6 +13,7 @@ std::string_view to_string(RequestError e) {
     case RequestError::cancelled: return "cancelled";
     case RequestError::no_tokens: return "no_tokens";
     case RequestError::stream_error: return "stream_error";
+    case RequestError::stalled: return "stalled";
   }
   return "unknown";
 }

@@ -15,8 +15,9 @@ namespace servebench::load {
 enum class RequestError : std::uint8_t {
   none, http_status, connect_refused, reset, timeout, malformed, cancelled, no_tokens,
   stream_error,  // a 2xx stream that carried an error event (the server failed mid-generation)
+  stalled,       // no byte for the stall timeout (a hung server, not a slow one)
 };
-inline constexpr std::size_t k_request_error_kinds = 9;
+inline constexpr std::size_t k_request_error_kinds = 10;
 std::string_view to_string(RequestError e);
 
 struct RequestRecord {

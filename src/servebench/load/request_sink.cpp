@@ -14,6 +14,7 @@ RequestError error_of(http::StreamResult r) {
     case http::StreamResult::connect_refused: return RequestError::connect_refused;
     case http::StreamResult::reset: return RequestError::reset;
     case http::StreamResult::timeout: return RequestError::timeout;
+    case http::StreamResult::stalled: return RequestError::stalled;
     case http::StreamResult::malformed: return RequestError::malformed;
     case http::StreamResult::cancelled: return RequestError::cancelled;
   }

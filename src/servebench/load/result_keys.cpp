@@ -111,6 +111,11 @@ json::object servebench_keys(const RunResult& r) {
   out["time_base"] = r.time_scale == 1 ? "real" : "simulated";
   out["sim_time_scale"] = r.time_scale == 1 ? json::value(nullptr) : json::value(r.time_scale);
   out["failed"] = m.failed;
+  out["interrupted"] = r.interrupted;
+  if (r.interrupted) {
+    out["interrupted_not_sent"] = r.not_sent;
+    out["interrupted_cut_off"] = r.cut_off;
+  }
   out["reconnects"] = m.reconnects;
   out["errors_by_kind"] = counts_json(m);
   out["warmup_requests"] = r.echo.warmup_requests;

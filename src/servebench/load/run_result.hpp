@@ -41,7 +41,7 @@ struct RunResult {
   ClientHealthReport client;
   CacheReport cache;
   std::optional<double> accept_length{};  // over the run window only
-  std::string accept_length_source;       // "native_meta" | "counter_delta" | "" (none)
+  std::string accept_length_source;       // "native_meta" | "counter_delta" | "server_reported" | "" (none)
   std::int64_t warmup_failed = 0;
   boost::json::value server_info;         // the server's /server_info body, or null
   boost::json::object server_facts;       // what the engine adapter learned about the server
@@ -50,6 +50,10 @@ struct RunResult {
   // 1: times are real. Otherwise the simulator's --sim-time-scale: every time and rate in this
   // result was converted to simulated time (measured ÷ time_scale; time_base.hpp).
   double time_scale = 1;
+  // Stopped by SIGINT/SIGTERM: `records` and every metric cover only the requests that ended on their
+  // own; the rest were never sent or were cut off after the grace period.
+  bool interrupted = false;
+  std::int64_t not_sent = 0, cut_off = 0;
 };
 
 }  // namespace servebench::load

@@ -5,11 +5,13 @@
 namespace servebench::load {
 
 const SettingNames k_bench_flags{"--num-prompts", "--warmup-requests", "--max-concurrency", "--request-rate",
-                                 "--burstiness",   "--threads",         "--max-client-lag",  "--request-timeout"};
+                                 "--burstiness",   "--threads",         "--max-client-lag",  "--request-timeout",
+                                 "--stall-timeout"};
 const SettingNames k_campaign_keys{"protocol.num_prompts",       "protocol.warmup_requests",
                                    "scenarios[].concurrency",    "scenarios[].request_rate",
                                    "burstiness",                 "threads",
-                                   "protocol.client_lag_limit", "protocol.request.timeout_s"};
+                                   "protocol.client_lag_limit", "protocol.request.timeout_s",
+                                   "protocol.request.stall_timeout_s"};
 
 namespace {
 
@@ -24,7 +26,8 @@ double upper_bound(Setting s) {
     case Setting::burstiness: return 1000;
     case Setting::threads: return 1024;
     case Setting::client_lag_limit: return 1000;
-    case Setting::request_timeout: return 604'800;
+    case Setting::request_timeout:
+    case Setting::stall_timeout: return 604'800;
   }
   return 0;
 }
@@ -38,6 +41,7 @@ std::optional<std::string> setting_problem(Setting s, double value, const Settin
     case Setting::warmup_requests:
     case Setting::threads:
     case Setting::request_timeout:
+    case Setting::stall_timeout:
       if (!(value >= 0)) return fmt::format("{} must not be negative", name);
       return std::nullopt;
     case Setting::request_rate:
@@ -63,6 +67,7 @@ util::Result<void> check_settings(const RunSettings& s, const SettingNames& name
       {Setting::threads, static_cast<double>(s.threads)},
       {Setting::client_lag_limit, s.client_lag_limit},
       {Setting::request_timeout, std::chrono::duration<double>(s.request_timeout).count()},
+      {Setting::stall_timeout, std::chrono::duration<double>(s.stall_timeout).count()},
   };
   for (const auto& [setting, value] : values) {
     if (!value) continue;  // not set: no cap, no rate

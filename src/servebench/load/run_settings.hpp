@@ -23,8 +23,9 @@ enum class Setting {
   threads,          // 0 ..= 1024 (0: one per hardware thread)
   client_lag_limit, // (0, 1000]
   request_timeout,  // 0 ..= 604,800 seconds (0: none)
+  stall_timeout,    // 0 ..= 604,800 seconds (0: none)
 };
-inline constexpr std::size_t k_setting_count = 8;
+inline constexpr std::size_t k_setting_count = 9;
 
 // How a caller spells each setting, in Setting order.
 using SettingNames = std::array<std::string_view, k_setting_count>;
@@ -43,6 +44,7 @@ struct RunSettings {
   int threads = 0;
   double client_lag_limit = 0.1;
   std::chrono::nanoseconds request_timeout{0};
+  std::chrono::nanoseconds stall_timeout{0};
 };
 
 // The first setting that breaks its rule, as bad_input named in `names`.

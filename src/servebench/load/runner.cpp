@@ -101,7 +101,9 @@ util::Result<PhaseSpec> phase_spec(const RunSpec& spec, std::vector<PreparedRequ
   p.max_concurrency = spec.max_concurrency;
   p.threads = thread_count(spec);
   p.timeout = spec.request.timeout;
+  p.stall_timeout = spec.request.stall_timeout;
   p.clock = spec.clock;
+  p.interrupt = spec.interrupt;
   return p;
 }
 
@@ -115,6 +117,7 @@ util::Result<std::int64_t> warm_up(const RunSpec& spec, const std::string& model
   auto warm = run_phase(std::move(*p));
   if (!warm) return std::unexpected(warm.error());
   const auto failed = std::count_if(warm->records.begin(), warm->records.end(), [](auto& r) { return !r.ok(); });
+  if (warm->interrupted) return failed;  // the measured phase stops at once too
   if (failed == std::ssize(warm->records)) {
     return util::failf(ErrorKind::failed, "every warmup request failed; the first: {}: {}",
                        to_string(warm->records[0].error), warm->records[0].error_message);
@@ -139,6 +142,9 @@ RunEcho echo_of(const RunSpec& spec, std::string model) {
 }
 
 void finish(RunResult& r, PhaseResult phase, const CounterWindow& window, double lag_limit) {
+  r.interrupted = phase.interrupted;
+  r.not_sent = phase.not_sent;
+  r.cut_off = phase.cut_off;
   r.records = std::move(phase.records);
   r.chunks = std::move(phase.chunks);
   r.wall_span = phase.span;
@@ -167,6 +173,9 @@ void finish(RunResult& r, PhaseResult phase, const CounterWindow& window, double
   } else if (window.accept_length) {
     r.accept_length = window.accept_length;
     r.accept_length_source = "counter_delta";
+  } else if (window.reported_accept_length) {
+    r.accept_length = window.reported_accept_length;
+    r.accept_length_source = "server_reported";
   }
 }
 
@@ -180,7 +189,8 @@ util::Result<void> validate(const RunSpec& spec) {
                               .burstiness = spec.burstiness,
                               .threads = spec.threads,
                               .client_lag_limit = spec.client_lag_limit,
-                              .request_timeout = spec.request.timeout};
+                              .request_timeout = spec.request.timeout,
+                              .stall_timeout = spec.request.stall_timeout};
   if (auto ok = check_settings(settings, *spec.setting_names); !ok) return ok;
   for (const Prompt& p : spec.prompts) {
     if (p.output_tokens <= 0) return util::fail(ErrorKind::bad_input, "every prompt needs a positive output length");

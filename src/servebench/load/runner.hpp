@@ -2,6 +2,7 @@
 // load::run — one benchmark run, the library entry point the CLI (`servebench bench`) and the
 // campaign both call: health → model → facts → (flush) → warmup → counters → measured phase →
 // counters → metrics and client-health verdict.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -27,6 +28,7 @@ struct RequestSettings {
   bool cache_prompt = true;  // llama.cpp only: false sends cache_prompt:false (cold-cache runs)
   std::string extra_body;    // a JSON object merged into every request body
   util::Nanos timeout{0};    // per request; zero: none
+  util::Nanos stall_timeout{0};  // no response byte for this long ends a request as `stalled`; zero: none
 };
 
 struct RunSpec {
@@ -50,6 +52,9 @@ struct RunSpec {
   util::Nanos client_burn_per_read{0};  // a planted client fault (tests of the health gate)
   util::Nanos client_loop_stall{0};     // planted: each loop thread burns this much CPU every 100 ms
   std::function<void(const PhaseProgress&)> on_progress{};  // measured phase, from the calling thread
+  // Set from a signal handler to stop the run early (PhaseSpec::interrupt): the result then holds the
+  // requests that ended, with RunResult::interrupted.
+  const std::atomic<bool>* interrupt = nullptr;
   const util::Clock* clock = &util::steady_clock();
   const util::WallClock* wall_clock = &util::system_wall_clock();
   const SettingNames* setting_names = &k_bench_flags;  // how the caller spells its settings, for messages

@@ -20,6 +20,8 @@ struct CounterWindow {
   std::optional<double> hit_rate{};       // Δcached / Δprompt tokens
   std::optional<double> accept_length{};  // speculative decoding, counter engines (vLLM, llama.cpp)
   std::optional<SimStepWindow> sim_steps{};  // serve-sim: its engine loop's step lateness
+  // What the server reports when neither responses nor counters tell (SGLang's OpenAI routes).
+  std::optional<double> reported_accept_length{};
 };
 
 class ServerControl {

@@ -47,6 +47,10 @@ void latency_block(std::string& out, std::string_view heading, std::string_view 
 void servebench_block(std::string& out, const RunResult& r) {
   const RunMetrics& m = r.metrics;
   title(out, " servebench ", '-');
+  if (r.interrupted) {
+    line(out, "Interrupted: not sent:", r.not_sent);
+    line(out, "Interrupted: cut off in flight:", r.cut_off);
+  }
   line(out, "Failed requests:", m.failed);
   for (std::size_t k = 1; k < k_request_error_kinds; ++k) {
     if (m.errors_by_kind[k] > 0) line(out, fmt::format("  {}:", to_string(static_cast<RequestError>(k))), m.errors_by_kind[k]);

@@ -10,7 +10,7 @@ protocol:
   max_cache_hit_rate: 0.02
   retries: 2
   num_prompts: "max(4, c)"
-  request: {api: generate, temperature: 0.5, timeout_s: 30}
+  request: {api: generate, temperature: 0.5, timeout_s: 30, stall_timeout_s: 20}
   prompts: {source: corpus, path: corpus.txt}
 arms:
   - name: sim-a
@@ -38,6 +38,7 @@ TEST(ResolvedSpec, ParsesBackToTheSameSpec) {
   EXPECT_EQ(again->protocol.max_cache_hit_rate, 0.02);
   EXPECT_EQ(again->protocol.request.api, RequestApi::generate);
   EXPECT_EQ(again->protocol.request.timeout, std::chrono::seconds(30));
+  EXPECT_EQ(again->protocol.request.stall_timeout, std::chrono::seconds(20));
   EXPECT_EQ(again->arms[0].env[0].value, "v w");
   EXPECT_EQ(again->arms[0].gate.tool_call, ToolCallProbe::on);
   EXPECT_EQ(again->arms[0].base_url, "http://127.0.0.1:{port}");

@@ -100,12 +100,30 @@ TEST(LlamacppAdapter, FactsFromPropsSlotsAndModels) {
   EXPECT_EQ(facts->version, "b10587-3f545becc");
   EXPECT_EQ(facts->model, "models/rand-45m.gguf");
   EXPECT_EQ(facts->max_running_requests, 8);
-  EXPECT_EQ(facts->context_length, 2048);
-  EXPECT_EQ(facts->kv_pool_tokens, 2048);
+  EXPECT_EQ(facts->context_length, 2048);    // per slot: the longest request
+  EXPECT_EQ(facts->kv_pool_tokens, 8 * 2048);  // the whole context the 8 slots share
   EXPECT_FALSE(facts->speculative);  // speculative.types "none"
   const auto raw = boost::json::parse(facts->raw_json).as_object();
   EXPECT_TRUE(raw.contains("/props"));
   EXPECT_EQ(raw.at("/slots").as_array().size(), 8u);
+}
+
+// -c 16384 -np 4: each slot gets 4,096 tokens, the KV pool is all 16,384 (not one slot's share).
+TEST(LlamacppAdapter, KvPoolIsTheWholeContextAcrossSlots) {
+  util::ManualClock clock;
+  ManualPacer pacer{clock};
+  auto adapter = make_adapter(Engine::llamacpp, clock, pacer);
+  FakeExchange ex;
+  auto props = boost::json::parse(read_fixture("llamacpp/props.json")).as_object();
+  props["total_slots"] = 4;
+  props["default_generation_settings"].as_object()["n_ctx"] = 4096;
+  ex.on(http::Method::get, "/props", 200, boost::json::serialize(props));
+  ex.on_fixture(http::Method::get, "/v1/models", "llamacpp/models.json");
+  auto facts = adapter->facts(ex);
+  ASSERT_TRUE(facts) << facts.error().message;
+  EXPECT_EQ(facts->max_running_requests, 4);
+  EXPECT_EQ(facts->context_length, 4096);
+  EXPECT_EQ(facts->kv_pool_tokens, 16384);
 }
 
 TEST(LlamacppAdapter, TokenizeDetokenizeAndVocab) {

@@ -133,6 +133,29 @@ TEST(SglangAdapter, FactsFromOlderGetServerInfo) {
   EXPECT_TRUE(boost::json::parse(facts->raw_json).as_object().contains("/get_server_info"));
 }
 
+// SGLang's OpenAI routes carry no meta_info; the server's own average is what it reports.
+TEST(SglangAdapter, ReportedAcceptLengthFromServerInfo) {
+  SglangFixture f;
+  EXPECT_FALSE(f.adapter->reported_accept_length(f.ex));  // nothing answers: none, not an error
+  f.ex.on_fixture(http::Method::get, "/server_info", "engines/sglang_server_info.json");
+  const auto reported = f.adapter->reported_accept_length(f.ex);
+  ASSERT_TRUE(reported);
+  EXPECT_DOUBLE_EQ(*reported, 2.8);
+}
+
+TEST(SglangAdapter, ReportedAcceptLengthIsTheMeanOverRanksAndNoneWithoutSpeculation) {
+  SglangFixture f;
+  f.ex.on(http::Method::get, "/server_info", 200,
+          R"({"internal_states":[{"avg_spec_accept_length":2.0},{"avg_spec_accept_length":3.0},{"x":1}]})");
+  EXPECT_DOUBLE_EQ(f.adapter->reported_accept_length(f.ex).value_or(0), 2.5);
+  SglangFixture plain;
+  plain.ex.on(http::Method::get, "/server_info", 200, R"({"internal_states":[{"memory_usage":{}}]})");
+  EXPECT_FALSE(plain.adapter->reported_accept_length(plain.ex));
+  SglangFixture pd;  // PD disaggregation: the decode servers' states
+  pd.ex.on(http::Method::get, "/server_info", 200, R"({"decode":[{"internal_states":[{"avg_spec_accept_length":3.5}]}]})");
+  EXPECT_DOUBLE_EQ(pd.adapter->reported_accept_length(pd.ex).value_or(0), 3.5);
+}
+
 TEST(SglangAdapter, TokenizeAndDetokenize) {
   SglangFixture f;
   f.ex.on_fixture(http::Method::post, "/tokenize", "engines/sglang_tokenize.json");

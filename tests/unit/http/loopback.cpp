@@ -42,9 +42,10 @@ void ClientLoop::run(std::function<void(StreamClient&)> fn) {
   done.get_future().wait_for(10s);
 }
 
-void ClientLoop::start(Request request, StreamSink& sink, std::chrono::nanoseconds timeout) {
-  loop.post([this, &sink, timeout, request = std::move(request)]() mutable {
-    client->start(std::move(request), sink, timeout);
+void ClientLoop::start(Request request, StreamSink& sink, std::chrono::nanoseconds timeout,
+                       std::chrono::nanoseconds stall) {
+  loop.post([this, &sink, timeout, stall, request = std::move(request)]() mutable {
+    client->start(std::move(request), sink, timeout, stall);
   });
 }
 

@@ -88,7 +88,8 @@ class ClientLoop {
   ~ClientLoop();
   void run(std::function<void(StreamClient&)> fn);
   // start() on the loop thread (returns at once; wait on the sink).
-  void start(Request request, StreamSink& sink, std::chrono::nanoseconds timeout = {});
+  void start(Request request, StreamSink& sink, std::chrono::nanoseconds timeout = {},
+             std::chrono::nanoseconds stall = {});
   EventLoop loop;
   std::unique_ptr<StreamClient> client;
 };

@@ -302,6 +302,33 @@ TEST(StreamClient, PerRequestTimeout) {
   EXPECT_TRUE(server.hung_closed.wait_for_count(1));  // the server saw the client go
 }
 
+// A server that stops answering is `stalled` after the stall limit, however long the request may take.
+TEST(StreamClient, SilenceLongerThanTheStallLimitIsStalled) {
+  StreamingServer server;
+  ClientLoop client(server.server.base_url());
+  RecordingSink sink;
+  const auto begin = std::chrono::steady_clock::now();
+  client.start(get("/hang"), sink, {}, 150ms);
+  ASSERT_TRUE(sink.done.wait_for_count(1));
+  const auto elapsed = std::chrono::steady_clock::now() - begin;
+  EXPECT_EQ(sink.outcome.result, StreamResult::stalled) << sink.outcome.message;
+  EXPECT_NE(sink.outcome.message.find("for 0.15 s (stall timeout)"), std::string::npos) << sink.outcome.message;
+  EXPECT_GE(elapsed, 150ms);
+  EXPECT_LT(elapsed, 2s);
+  EXPECT_TRUE(server.hung_closed.wait_for_count(1));  // the connection was closed
+}
+
+// A stream that keeps sending is never stalled, even when it lasts many stall limits.
+TEST(StreamClient, AStreamThatKeepsSendingOutlastsTheStallLimit) {
+  StreamingServer server(30, 25ms);  // 750 ms in all, one event every 25 ms
+  ClientLoop client(server.server.base_url());
+  RecordingSink sink;
+  client.start(stream_request(), sink, {}, 250ms);
+  ASSERT_TRUE(sink.done.wait_for_count(1));
+  EXPECT_EQ(sink.outcome.result, StreamResult::ok) << sink.outcome.message;
+  EXPECT_EQ(events_of(sink.body).size(), 31u);
+}
+
 TEST(StreamClient, Non2xxBodyIsDeliveredAndCaptured) {
   StreamingServer server;
   ClientLoop client(server.server.base_url());

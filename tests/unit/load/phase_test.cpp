@@ -107,5 +107,41 @@ TEST(Phase, OpenLoopSendsAtTheIntendedTimes) {
   }
 }
 
+// An interrupt (bench's SIGINT): nothing new starts, requests in flight get the grace, the ones that
+// outlive it are cut off, and the result holds exactly the requests that ended, renumbered.
+TEST(Phase, AnInterruptStopsSendingKeepsWhatEndedAndCutsOffTheRest) {
+  testing::FakeServer server(2ms);
+  std::vector<PreparedRequest> requests{completion("silent", 3, 2), completion("silent", 3, 2)};
+  for (int i = 0; i < 30; ++i) requests.push_back(completion("ok", 4, 5));
+  PhaseSpec spec = spec_for(server.base_url(), std::move(requests));
+  spec.max_concurrency = 3;  // the two silent requests hold two slots; ok requests pass one at a time
+  spec.threads = 1;          // admitted in send order, so both silent requests are among the first three
+  std::atomic<bool> interrupt{false};
+  spec.interrupt = &interrupt;
+  spec.interrupt_grace = 300ms;
+  spec.progress_interval = 10ms;
+  spec.on_progress = [&](const PhaseProgress& p) {
+    if (p.done >= 3) interrupt.store(true);
+  };
+  const auto begin = std::chrono::steady_clock::now();
+  auto result = run_phase(std::move(spec));
+  const auto elapsed = std::chrono::steady_clock::now() - begin;
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_TRUE(result->interrupted);
+  EXPECT_EQ(result->cut_off, 2) << "the silent requests outlived the grace";
+  EXPECT_GT(result->not_sent, 0);
+  EXPECT_GE(result->records.size(), 3u);
+  EXPECT_EQ(static_cast<std::int64_t>(result->records.size()) + result->not_sent + result->cut_off, 32);
+  for (std::size_t i = 0; i < result->records.size(); ++i) {
+    EXPECT_TRUE(result->records[i].ok()) << result->records[i].error_message;
+    EXPECT_EQ(result->records[i].index, i);
+    EXPECT_EQ(result->records[i].output_tokens_served, 5);
+  }
+  EXPECT_EQ(result->chunks.size(), 5 * result->records.size());
+  for (const ChunkMark& c : result->chunks) EXPECT_LT(c.request, result->records.size());
+  EXPECT_GE(elapsed, 300ms) << "the grace was given";
+  EXPECT_LT(elapsed, 5s);
+}
+
 }  // namespace
 }  // namespace servebench::load
