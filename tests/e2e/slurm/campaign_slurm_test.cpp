@@ -31,7 +31,8 @@ bool testbed_running(std::string& why) {
 }
 
 // Real time (--sim-time-scale 1): a scaled simulator's points can be invalid on a loaded machine,
-// and the local and Slurm runs must agree. `ok` measures at once; `bad` cannot start its server (an unknown flag); `slow` waits in its
+// and the local and Slurm runs must agree. `ok` measures at once; `bad` cannot start its server (an unknown flag, behind a
+// shell so the campaign's check of simulated launches before anything runs leaves it to the job); `slow` waits in its
 // before hook long enough for the test to scancel its job and later kill the submitter.
 std::string three_arm_campaign() {
   return "name: e2e-slurm\n"
@@ -41,7 +42,7 @@ std::string three_arm_campaign() {
          "  client_lag_limit: 1000\n"
          "arms:\n"
          "  - {name: ok, engine: sim, launch: \"" + sim_launch("", 1.0) + "\", ready_timeout_s: 30, gate: false}\n"
-         "  - {name: bad, engine: sim, launch: \"" + sim_launch("--no-such-flag", 1.0) + "\", ready_timeout_s: 10, gate: false}\n"
+         "  - {name: bad, engine: sim, launch: \"" + sim_launch("--no-such-flag", 1.0) + "; exit 3\", ready_timeout_s: 10, gate: false}\n"
          "  - {name: slow, engine: sim, launch: \"" + sim_launch("--tp-size 2", 1.0) + "\", gpus: 2, ready_timeout_s: 30,\n"
          "     gate: false, before: \"sleep 4\"}\n"
          "scenarios:\n"
