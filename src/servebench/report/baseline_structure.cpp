@@ -110,7 +110,7 @@ util::Result<ChapterPoint> read_point(const std::string& file, const YAML::Node&
       f.note(v.error());
       continue;
     }
-    p.values.push_back(std::move(*v));
+    p.values.push_back(*v);
   }
   if (auto ok = f.finish(); !ok) return std::unexpected(ok.error());
   return p;

@@ -106,7 +106,7 @@ Result<bool> yaml_bool(const std::string& file, const YAML::Node& n, std::string
 }
 
 YamlMap::YamlMap(std::string file, YAML::Node node, std::string what)
-    : m_file(std::move(file)), m_node(std::move(node)), m_what(std::move(what)) {}
+    : m_file(std::move(file)), m_node(node), m_what(std::move(what)) {}
 
 Result<YamlMap> YamlMap::of(const std::string& file, const YAML::Node& node, std::string what) {
   if (!node.IsMap()) {
