@@ -51,3 +51,19 @@ function(servebench_unit_test module)
   # The module's name is a label too, so a run can pick suites by module (scripts/sanitize tsan).
   gtest_discover_tests(${exe} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS "${T_LABELS};${module}")
 endfunction()
+
+# servebench_e2e_binary(NAME LABEL SOURCES... [PROPERTIES ...]) — a gtest binary that spawns the real
+# CLI (SERVEBENCH_BIN) on loopback; skipped tests are reported as skipped, not passed.
+function(servebench_e2e_binary name label)
+  cmake_parse_arguments(E "" "" "SOURCES;PROPERTIES" ${ARGN})
+  add_executable(${name} ${E_SOURCES})
+  target_link_libraries(${name} PRIVATE servebench_cli GTest::gtest GTest::gtest_main GTest::gmock)
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests)
+  target_compile_definitions(${name} PRIVATE
+    SERVEBENCH_BIN="$<TARGET_FILE:servebench>"
+    SERVEBENCH_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+  add_dependencies(${name} servebench)
+  servebench_warnings(${name})
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST
+    PROPERTIES LABELS ${label} SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" ${E_PROPERTIES})
+endfunction()
