@@ -25,7 +25,8 @@ bool status_shows(const std::filesystem::path& run_dir, const std::string& text)
 TEST(CampaignFailure, ServerDeathFailsThePointRelaunchesOnceAndTheNextArmStillRuns) {
   const auto dir = campaign_temp_dir("death");
   // Real time: the first point (2 requests of 600 tokens at ~4 ms each) runs long enough to be killed in.
-  write_text(dir / "c.yaml", "name: death\nprotocol: {num_prompts: \"max(2, c)\", warmup_requests: 0}\narms:\n"
+  write_text(dir / "c.yaml", "name: death\n"
+                             "protocol: {num_prompts: \"max(2, c)\", warmup_requests: 0, client_lag_limit: 1000}\narms:\n"
                              "  - {name: dies, engine: sim, gate: false, launch: \"" + sim_launch("", 1.0) + "\"}\n"
                              "  - {name: next, engine: sim, gate: false, launch: \"" + sim_launch("", 1.0) + "\"}\n"
                              "scenarios:\n"
@@ -50,9 +51,10 @@ TEST(CampaignFailure, ServerDeathFailsThePointRelaunchesOnceAndTheNextArmStillRu
   EXPECT_NE(died.reason.find("the server died during the point"), std::string::npos) << died.reason;
   EXPECT_NE(died.reason.find("killed by signal 9"), std::string::npos) << died.reason;
   EXPECT_NE(died.reason.find("listening on"), std::string::npos) << "the log tail is in the reason: " << died.reason;
-  EXPECT_EQ(points.at("dies/short/c1").status, PointStatus::ok) << "relaunched for the remaining points";
-  EXPECT_EQ(points.at("dies/short/c2").status, PointStatus::ok);
-  EXPECT_EQ(points.at("next/long/c1").status, PointStatus::ok) << "the next arm still runs";
+  // Client health on a loaded machine is not under test here (client_lag_limit above); the reason says.
+  EXPECT_EQ(points.at("dies/short/c1").status, PointStatus::ok) << "relaunched: " << points.at("dies/short/c1").reason;
+  EXPECT_EQ(points.at("dies/short/c2").status, PointStatus::ok) << points.at("dies/short/c2").reason;
+  EXPECT_EQ(points.at("next/long/c1").status, PointStatus::ok) << "the next arm runs: " << points.at("next/long/c1").reason;
   EXPECT_NE(p.stdout_text().find("arm dies: relaunching the server"), std::string::npos) << p.stdout_text();
 }
 
