@@ -171,7 +171,10 @@ TEST(ServeSimFault, ACampaignSurvivesEveryKindOfFault) {
       EXPECT_NE(point.reason.find(reason), std::string::npos) << name << c << ": " << point.reason;
     }
   }
-  for (const char* c : {"c1", "c2", "c4"}) EXPECT_EQ(points.at(std::string("slow/s/") + c).status, results::PointStatus::ok);
+  for (const char* c : {"c1", "c2", "c4"}) {
+    const auto& slow = points.at(std::string("slow/s/") + c);
+    EXPECT_EQ(slow.status, results::PointStatus::ok) << c << ": " << slow.reason;
+  }
   EXPECT_EQ(points.at("crashy/s/c1").status, results::PointStatus::ok);
   EXPECT_EQ(points.at("crashy/s/c2").status, results::PointStatus::failed) << "request 4 crashed the server";
   EXPECT_EQ(points.at("crashy/s/c4").status, results::PointStatus::ok) << "relaunched: " << points.at("crashy/s/c4").reason;
