@@ -118,6 +118,9 @@ TEST(SweepSim, ConcurrencyBoundaryIsTheSimulatorsCapacityWithinOneStep) {
   ASSERT_NE(at, std::string::npos) << md;
   const std::string row = md.substr(at, md.find('\n', at) - at);
   EXPECT_NE(row.find(fmt::format("C={}", boundary)), std::string::npos) << row;
+  // The runs' own TTFT p90 against the load, with the SLO as a line (drawn in the HTML).
+  EXPECT_NE(md.find("*Chart: slo-search: TTFT p90 vs concurrency, dashed line at SLO ttft p90 ≤ "), std::string::npos)
+      << md;
 }
 
 TEST(SweepSim, BenchSloReportsGoodputPerRequest) {

@@ -26,8 +26,15 @@ json::object slo_json(const load::Slo& slo, const load::SloVerdict& v) {
   json::object keys;
   for (const auto& k : slo.keys) keys[k.name] = k.limit_ms;
   json::array checks;
-  for (const auto& c : v.checks) {
-    checks.push_back({{"key", c.key}, {"value", util::json_double_or_null(c.value)}, {"limit", c.limit}, {"met", c.met}});
+  for (std::size_t i = 0; i < v.checks.size(); ++i) {  // one check per key, in the keys' order
+    const auto& c = v.checks[i];
+    const auto& k = slo.keys.at(i);
+    checks.push_back({{"key", c.key},
+                      {"metric", load::to_string(k.metric)},
+                      {"percentile", static_cast<std::int64_t>(k.percentile)},  // 50, 90, 95 or 99
+                      {"value", util::json_double_or_null(c.value)},
+                      {"limit", c.limit},
+                      {"met", c.met}});
   }
   return {{"keys", std::move(keys)}, {"met", v.met}, {"checks", std::move(checks)}, {"summary", v.summary}};
 }

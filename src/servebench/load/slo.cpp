@@ -17,16 +17,6 @@ constexpr std::string_view k_key_help =
     "keys are <metric>_p<percentile>_ms with metric ttft, tpot, itl or e2e and percentile 50, 90, 95 or 99, "
     "e.g. ttft_p99_ms=2000,tpot_p50_ms=30";
 
-std::string_view metric_name(SloMetric m) {
-  switch (m) {
-    case SloMetric::ttft: return "ttft";
-    case SloMetric::tpot: return "tpot";
-    case SloMetric::itl: return "itl";
-    case SloMetric::e2e: return "e2e";
-  }
-  return "ttft";
-}
-
 const stats::Summary& summary_of(const RunMetrics& m, SloMetric metric) {
   switch (metric) {
     case SloMetric::ttft: return m.ttft_ms;
@@ -43,6 +33,16 @@ void tighten(std::optional<util::Nanos>& slot, double limit_ms) {
 }
 
 }  // namespace
+
+std::string_view to_string(SloMetric m) {
+  switch (m) {
+    case SloMetric::ttft: return "ttft";
+    case SloMetric::tpot: return "tpot";
+    case SloMetric::itl: return "itl";
+    case SloMetric::e2e: return "e2e";
+  }
+  return "ttft";
+}
 
 util::Result<Slo> parse_slo(std::string_view text, std::string_view flag) {
   static const std::regex key_re("^(ttft|tpot|itl|e2e)_p(50|90|95|99)_ms$");
@@ -95,7 +95,7 @@ SloVerdict check_slo(const Slo& slo, const RunMetrics& m) {
     const double value = k.percentile == 50 ? s.median : s.at(k.percentile);
     SloCheck c{k.name, value, k.limit_ms, std::isfinite(value) && value <= k.limit_ms};
     v.met = v.met && c.met;
-    parts.push_back(fmt::format("{} p{} {} {} {:.6g} ms", metric_name(k.metric), k.percentile,
+    parts.push_back(fmt::format("{} p{} {} {} {:.6g} ms", to_string(k.metric), k.percentile,
                                 std::isfinite(value) ? fmt::format("{:.1f}", value) : std::string("undefined"),
                                 c.met ? "≤" : ">", k.limit_ms));
     v.checks.push_back(std::move(c));

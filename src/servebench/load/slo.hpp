@@ -19,6 +19,9 @@ namespace servebench::load {
 
 enum class SloMetric { ttft, tpot, itl, e2e };
 
+// "ttft", "tpot", "itl", "e2e": the metric as a key spells it.
+std::string_view to_string(SloMetric m);
+
 struct SloKey {
   std::string name;         // "ttft_p99_ms", as given
   SloMetric metric = SloMetric::ttft;

@@ -42,7 +42,11 @@ struct Renderer {
     out << '\n';
   }
   void operator()(const Figure& f) const {
-    out << "*Chart: " << md_text(f.chart.title) << " (drawn in the HTML report; the numbers are in the table above).*\n\n";
+    std::vector<std::string> limits;
+    for (const auto& l : f.chart.limits) limits.push_back(l.label);
+    out << "*Chart: " << md_text(f.chart.title)
+        << (limits.empty() ? "" : ", dashed line at " + md_text(util::join(limits, "; ")))
+        << " (drawn in the HTML report; the numbers are in the table above).*\n\n";
   }
 };
 

@@ -1,5 +1,6 @@
 // One section per scenario: every arm side by side at every concurrency (with the ratio between
 // arms), then the charts (report_builder.hpp).
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 #include "servebench/report/number_format.hpp"
 #include "servebench/report/pareto.hpp"
 #include "servebench/report/report_builder.hpp"
+#include "servebench/report/slo_section.hpp"
 
 namespace servebench::report {
 namespace {
@@ -145,6 +147,7 @@ ChartSpec concurrency_chart(const CampaignSet& set, std::size_t scenario, Metric
               "concurrency (requests in flight, log₂ scale)",
               output ? "output throughput (tok/s)" : "mean TPOT (ms per output token)",
               AxisScale::log2,
+              {},
               {}};
   for (std::size_t a = 0; a < set.arms.size(); ++a) {
     ChartSeries series{set.arms[a].display, a, SeriesLine::through_points, {}, {}};
@@ -184,6 +187,7 @@ ChartSpec pareto_chart(const CampaignSet& set, std::size_t scenario) {
               "interactivity (tok/s/user = 1000 / mean TPOT ms)",
               "total throughput per GPU (tok/s/GPU)",
               AxisScale::linear,
+              {},
               {}};
   for (std::size_t a = 0; a < set.arms.size(); ++a) {
     ChartSeries s = pareto_series(set, scenario, a);
@@ -221,7 +225,19 @@ void add_scenario_sections(const CampaignSet& set, Document& doc) {
       doc.add(Figure{std::move(c)});
       any = true;
     }
-    if (!any) doc.add(Paragraph{"No ok point in this scenario, so there is nothing to chart."});
+    if (!any) {
+      // The charts here are over concurrency: open-loop points are in the table but not on them.
+      const bool open_loop_ok = std::any_of(set.points.begin(), set.points.end(), [&](const MeasuredPoint& p) {
+        return p.scenario == st.scenario && is_ok(&p) && p.record.request_rate;
+      });
+      const bool slo = !slo_charts(set, st.scenario).empty();
+      doc.add(Paragraph{
+          !open_loop_ok ? std::string("No ok point in this scenario, so there is nothing to chart.")
+                        : std::string("Only open-loop points are ok in this scenario, and these charts are drawn over "
+                                      "concurrency, so there is nothing to chart here.") +
+                              (slo ? " Its SLO runs are charted against their request rate under \"SLO boundary\"."
+                                   : "")});
+    }
   }
 }
 

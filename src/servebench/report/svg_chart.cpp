@@ -22,6 +22,8 @@ bool plottable(const ChartPoint& p, AxisScale x_scale) {
   return std::isfinite(p.x) && std::isfinite(p.y) && (x_scale == AxisScale::linear || p.x > 0);
 }
 
+bool drawable(const ChartLimit& l) { return std::isfinite(l.y) && l.y >= 0; }
+
 struct Frame {
   Axis x, y;
   double px(double v) const { return k_left + x.fraction(v) * (k_right - k_left); }
@@ -37,6 +39,9 @@ Frame frame_for(const ChartSpec& c) {
       xmax = std::max(xmax, p.x);
       ymax = std::max(ymax, p.y);
     }
+  }
+  for (const auto& l : c.limits) {
+    if (drawable(l)) ymax = std::max(ymax, l.y);
   }
   Frame f;
   f.x = c.x_scale == AxisScale::log2 ? log2_axis(xmin, xmax) : linear_axis(xmax * 1.05);
@@ -143,6 +148,22 @@ void series(std::ostream& out, const ChartSeries& s, const Frame& f, AxisScale s
   }
 }
 
+// Dashed and black (no series is), labelled just above the line at the left of the plot, where a
+// latency-vs-load curve is lowest; a white halo keeps the label legible over a series.
+void limit_lines(std::ostream& out, const ChartSpec& c, const Frame& f) {
+  for (const auto& l : c.limits) {
+    if (!drawable(l)) continue;
+    const double y = f.py(l.y);
+    out << fmt::format(R"(<line class="limit-line" x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="#000")"
+                       R"( stroke-width="1.5" stroke-dasharray="6 4"/>)",
+                       k_left, y, k_right, y);
+    out << fmt::format(R"(<text x="{}" y="{:.1f}" font-size="11" paint-order="stroke" stroke="#fff")"
+                       R"( stroke-width="3">{}</text>)",
+                       k_left + 6, y - 5, escape_xml(l.label))
+        << '\n';
+  }
+}
+
 void legend(std::ostream& out, const ChartSpec& c) {
   double y = k_top + 8;
   for (const auto& s : c.series) {
@@ -154,14 +175,22 @@ void legend(std::ostream& out, const ChartSpec& c) {
         << '\n';
     y += 22;
   }
-  if (std::any_of(c.series.begin(), c.series.end(),
-                  [](const ChartSeries& s) { return s.line == SeriesLine::frontier; })) {
+  const bool frontier = std::any_of(c.series.begin(), c.series.end(),
+                                    [](const ChartSeries& s) { return s.line == SeriesLine::frontier; });
+  if (frontier) {
     out << fmt::format(R"(<text x="{}" y="{:.1f}" font-size="11" fill="#555">line: Pareto frontier</text>)",
                        k_right + 16, y + 4)
         << '\n';
     out << fmt::format(R"(<text x="{}" y="{:.1f}" font-size="11" fill="#555">faded: dominated point</text>)",
                        k_right + 16, y + 20)
         << '\n';
+  }
+  if (std::any_of(c.limits.begin(), c.limits.end(), drawable)) {
+    y += 44 * static_cast<double>(frontier);
+    out << fmt::format(R"(<line x1="{}" y1="{:.1f}" x2="{}" y2="{:.1f}" stroke="#000" stroke-width="1.5")"
+                       R"( stroke-dasharray="6 4"/>)",
+                       k_right + 16, y, k_right + 40, y);
+    out << fmt::format(R"(<text x="{}" y="{:.1f}" font-size="12">limit</text>)", k_right + 48, y + 4) << '\n';
   }
 }
 
@@ -214,6 +243,7 @@ void render_svg(const ChartSpec& chart, std::ostream& out) {
     drawn += static_cast<std::size_t>(std::count(mask.begin(), mask.end(), true));
     series(out, s, f, chart.x_scale, mask, total > k_max_chart_markers);
   }
+  limit_lines(out, chart, f);
   legend(out, chart);
   if (drawn < total) {
     out << fmt::format(R"(<text x="{}" y="{}" font-size="11" fill="#555">markers for {} of {} points, evenly spaced;)"

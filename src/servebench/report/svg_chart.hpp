@@ -30,12 +30,20 @@ struct ChartSeries {
   std::vector<ChartPoint> frontier;
 };
 
+// A limit (an SLO) as a horizontal line across the plot: dashed, labelled on the chart itself,
+// and always inside the y range (the axis grows to show it).
+struct ChartLimit {
+  double y = 0;
+  std::string label;  // "SLO ttft p99 ≤ 2,000 ms"
+};
+
 struct ChartSpec {
   std::string id;                // unique in the page, [a-z0-9-]
   std::string title;             // "16k-512: output tok/s vs concurrency"
   std::string x_label, y_label;  // with units: "concurrency (requests, log₂ scale)", "output tok/s"
   AxisScale x_scale = AxisScale::linear;
   std::vector<ChartSeries> series;
+  std::vector<ChartLimit> limits;  // none for most charts; only finite y ≥ 0 are drawn
 };
 
 // A chart draws a marker (with its hover text) for at most this many points. Beyond it, each series

@@ -12,7 +12,7 @@ TEST(HtmlRenderer, SelfContainedPageWithTheSameBlocks) {
   doc.add(Heading{2, "Arms"});
   doc.add(Table{{"arm", "out tok/s"}, {Align::left, Align::right}, {{"e7b & co", "412"}}});
   doc.add(CodeBlock{"a --flag \"x\""});
-  ChartSpec chart{"s0-output", "chat: output", "C", "tok/s", AxisScale::log2, {}};
+  ChartSpec chart{"s0-output", "chat: output", "C", "tok/s", AxisScale::log2, {}, {}};
   chart.series.push_back({"e7b", 0, SeriesLine::through_points, {{1, 5, "e7b C=1"}}, {}});
   doc.add(Figure{chart});
   std::ostringstream out;

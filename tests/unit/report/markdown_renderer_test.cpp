@@ -38,13 +38,18 @@ TEST(MarkdownRenderer, RendersEveryBlockKind) {
   ChartSpec chart;
   chart.title = "chat: output tok/s vs concurrency";
   doc.add(Figure{chart});
+  chart.title = "chat: TTFT p99 vs concurrency";
+  chart.limits.push_back({2000, "SLO ttft p99 ≤ 2,000 ms"});
+  doc.add(Figure{chart});
   std::ostringstream out;
   render_markdown(doc, out);
   EXPECT_EQ(
       out.str(),
       "# servebench report: demo\n\n## Arms\n\ntwo arms\n\n- one\n- two\n\n"
       "```\nservebench serve-sim --tp-size 8\n```\n\n"
-      "*Chart: chat: output tok/s vs concurrency (drawn in the HTML report; the numbers are in the table above).*\n\n");
+      "*Chart: chat: output tok/s vs concurrency (drawn in the HTML report; the numbers are in the table above).*\n\n"
+      "*Chart: chat: TTFT p99 vs concurrency, dashed line at SLO ttft p99 ≤ 2,000 ms (drawn in the HTML report; the "
+      "numbers are in the table above).*\n\n");
 }
 
 TEST(MarkdownRenderer, DisplayWidthCountsCodePoints) {

@@ -19,6 +19,12 @@ namespace {
 
 // Paths in the report are the run directories as given; render from the source root with relative
 // paths so the golden files do not depend on where the repository is checked out.
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 class GoldenReport : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -99,6 +105,55 @@ TEST_F(GoldenReport, RepeatsShowSpreadAndNoiseVerdicts) {
   EXPECT_NE(md.find("2/3 |       2,100–2,150 |"), std::string::npos);  // beta at C=32: one repeat invalid
   EXPECT_EQ(md.find("#2"), std::string::npos);       // repeats are folded into their point
   compare("repeats", *in, {OutputFormat::markdown, OutputFormat::html});
+}
+
+// Three sweeps (servebench sweep, one run directory each): two concurrency searches of two arms on
+// one scenario and a rate search. The boundary per arm in both files, a table of the runs, and one
+// chart per SLO key plotting the key's own statistic with the limit as a dashed line.
+TEST_F(GoldenReport, SloSweepsShowTheBoundaryPerArmAndTheLimitOnTheirCharts) {
+  const auto in = load_report_inputs(
+      {"tests/fixtures/report/sweep-tp1", "tests/fixtures/report/sweep-tp2", "tests/fixtures/report/sweep-rate"},
+      std::nullopt);
+  ASSERT_TRUE(in) << in.error().message;
+  const auto files = render_report(*in, ReportOptions{}, {OutputFormat::markdown, OutputFormat::html});
+  ASSERT_EQ(files.size(), 2u);
+  const std::string& md = files[0].second;
+  const std::string& html = files[1].second;
+  // tp1 met at C=13 and missed at C=14 (TPOT p50 31 > 30); tp2's run at C=28 met both keys but was
+  // invalid (client unhealthy), so it is no boundary: 26 met, 27 missed.
+  for (const std::string& row : {std::string("| tp1 | slo-search | ttft_p99_ms ≤ 2000, tpot_p50_ms ≤ 30 |           C=13 |       C=14 |    8 |"),
+                                 std::string("| tp2 | slo-search | ttft_p99_ms ≤ 2000, tpot_p50_ms ≤ 30 |           C=26 |       C=27 |   10 |"),
+                                 std::string("| tp4 | slo-rate   | ttft_p90_ms ≤ 500                    |       13 req/s | 13.5 req/s |    8 |")}) {
+    EXPECT_NE(md.find(row), std::string::npos) << row << "\n" << md;
+  }
+  for (const std::string& cell : {std::string("<td>tp1</td><td>slo-search</td><td>ttft_p99_ms ≤ 2000, tpot_p50_ms ≤ 30</td><td class=\"r\">C=13</td><td class=\"r\">C=14</td>"),
+                                  std::string("<td class=\"r\">C=26</td><td class=\"r\">C=27</td>"),
+                                  std::string("<td class=\"r\">13 req/s</td><td class=\"r\">13.5 req/s</td>")}) {
+    EXPECT_NE(html.find(cell), std::string::npos) << cell;
+  }
+  // One limit line per SLO key: TTFT p99 and TPOT p50 of slo-search, TTFT p90 of slo-rate.
+  EXPECT_EQ(occurrences(html, "<line class=\"limit-line\""), 3u);
+  for (const std::string& label : {std::string(">SLO ttft p99 ≤ 2,000.0 ms</text>"), std::string(">SLO tpot p50 ≤ 30.0 ms</text>"),
+                                   std::string(">SLO ttft p90 ≤ 500.0 ms</text>")}) {
+    EXPECT_NE(html.find(label), std::string::npos) << label;
+  }
+  EXPECT_NE(html.find("slo-search: TTFT p99 vs concurrency"), std::string::npos);
+  EXPECT_NE(html.find("slo-rate: TTFT p90 vs request rate"), std::string::npos);
+  EXPECT_NE(md.find("*Chart: slo-search: TPOT p50 vs concurrency, dashed line at SLO tpot p50 ≤ 30.0 ms"),
+            std::string::npos);
+  compare("slo-sweeps", *in, {OutputFormat::markdown, OutputFormat::html});
+}
+
+// A run without an SLO has no SLO section, no SLO chart and no limit line anywhere.
+TEST_F(GoldenReport, ARunWithoutAnSloDrawsNoLimitLine) {
+  const auto in = load_report_inputs({"tests/fixtures/report/two-arm"}, std::nullopt);
+  ASSERT_TRUE(in) << in.error().message;
+  const auto files = render_report(*in, ReportOptions{}, {OutputFormat::markdown, OutputFormat::html});
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_NE(files[1].second.find("<svg class=\"chart\""), std::string::npos);  // it has charts
+  EXPECT_EQ(files[1].second.find("limit-line"), std::string::npos);
+  EXPECT_EQ(files[1].second.find("SLO boundary"), std::string::npos);
+  EXPECT_EQ(files[0].second.find("dashed line"), std::string::npos);
 }
 
 TEST(ReportFiles, ParsesFormatLists) {

@@ -12,7 +12,7 @@ using namespace servebench::report;
 namespace {
 ChartSpec two_series() {
   ChartSpec c{"s0-output", "chat: output tok/s vs concurrency", "concurrency (log₂)", "output tok/s", AxisScale::log2,
-              {}};
+              {}, {}};
   c.series.push_back({"e7b", 0, SeriesLine::through_points, {{1, 49.6, "e7b C=1"}, {8, 110, "e7b C=8"}}, {}});
   c.series.push_back({"tp2pp4 <b>", 1, SeriesLine::through_points, {{1, 16.7, "tp C=1"}, {8, 130, "tp C=8"}}, {}});
   return c;
@@ -44,7 +44,7 @@ TEST(SvgChart, DrawsAxesSeriesMarkersAndLegend) {
 }
 
 TEST(SvgChart, ParetoSeriesDrawsItsFrontierAndFadesDominatedPoints) {
-  ChartSpec c{"p", "pareto", "tok/s/user", "tok/s/GPU", AxisScale::linear, {}};
+  ChartSpec c{"p", "pareto", "tok/s/user", "tok/s/GPU", AxisScale::linear, {}, {}};
   c.series.push_back({"a",
                       2,
                       SeriesLine::frontier,
@@ -59,18 +59,44 @@ TEST(SvgChart, ParetoSeriesDrawsItsFrontierAndFadesDominatedPoints) {
 }
 
 TEST(SvgChart, PlottablePointsExcludeUndefinedValues) {
-  ChartSpec c{"x", "t", "x", "y", AxisScale::log2, {}};
+  ChartSpec c{"x", "t", "x", "y", AxisScale::log2, {}, {}};
   c.series.push_back({"a", 0, SeriesLine::through_points, {{0, 1, ""}, {2, std::nan(""), ""}}, {}});
   EXPECT_FALSE(has_plottable_points(c));
   c.series[0].points.push_back({2, 1, ""});
   EXPECT_TRUE(has_plottable_points(c));
 }
 
+TEST(SvgChart, ALimitIsADashedLabelledLineInsideTheAxis) {
+  EXPECT_EQ(count([] {
+              std::ostringstream out;
+              render_svg(two_series(), out);
+              return out.str();
+            }(),
+                  "limit-line"),
+            0u);  // no limit, no line
+  ChartSpec c = two_series();
+  c.limits.push_back({400, "SLO ttft p99 ≤ 400 ms <x>"});  // above every point (130): the axis must reach it
+  c.limits.push_back({std::nan(""), "undefined"});
+  std::ostringstream out;
+  render_svg(c, out);
+  const std::string svg = out.str();
+  EXPECT_EQ(count(svg, "class=\"limit-line\""), 1u);
+  EXPECT_NE(svg.find(">SLO ttft p99 ≤ 400 ms &lt;x&gt;</text>"), std::string::npos);
+  EXPECT_EQ(svg.find("undefined"), std::string::npos);
+  EXPECT_NE(svg.find(">500</text>"), std::string::npos) << svg;  // the y axis grew from 150 to 500
+  // The line sits at 400 of the 0–500 axis: 80 % of the way up the plot (y 318 → 44).
+  const double y = 318 - 0.8 * (318 - 44);
+  EXPECT_NE(svg.find(fmt::format(R"(class="limit-line" x1="80" y1="{:.1f}" x2="565" y2="{:.1f}")", y, y)),
+            std::string::npos)
+      << svg;
+  EXPECT_EQ(count(svg, "class=\"pt\""), 4u + 2u);  // the line is no plotted point
+}
+
 TEST(SvgChart, EscapesMarkup) { EXPECT_EQ(escape_xml(R"(a<b>&"c'")"), "a&lt;b&gt;&amp;&quot;c&#39;&quot;"); }
 
 namespace {
 ChartSpec ladder(std::size_t arms, std::size_t levels) {
-  ChartSpec c{"s0-output", "big: output", "C", "tok/s", AxisScale::log2, {}};
+  ChartSpec c{"s0-output", "big: output", "C", "tok/s", AxisScale::log2, {}, {}};
   for (std::size_t a = 0; a < arms; ++a) {
     ChartSeries s{"arm" + std::to_string(a), a, SeriesLine::through_points, {}, {}};
     for (std::size_t l = 1; l <= levels; ++l) {
