@@ -22,7 +22,12 @@ util::Result<std::string> parse_vendor(std::string_view word);
 // Parses the `gpus` list of a hardware file; fails (bad_input, file:line:col) when an entry lacks
 // name, sm or family. `vendor` is optional (default nvidia).
 util::Result<std::vector<GpuFacts>> parse_gpu_facts(const std::string& yaml_text, const std::string& file);
-// data/hardware.yaml (embedded, or from $SERVEBENCH_DATA_DIR).
+// `overrides` entries merged into `base` by name, as the simulator merges its cards: a known name has
+// only the keys it gives replaced (an entry may give nothing but simulator keys), a new name is
+// appended and needs sm and family. Errors name the file they come from.
+util::Result<std::vector<GpuFacts>> merge_gpu_facts(const std::string& base_yaml, const std::string& base_file,
+                                                    const std::string& override_yaml, const std::string& override_file);
+// The built-in data/hardware.yaml with $SERVEBENCH_DATA_DIR/hardware.yaml merged into it by name.
 util::Result<std::vector<GpuFacts>> load_gpu_facts();
 // The entry with this name, or nullptr.
 const GpuFacts* find_gpu(const std::vector<GpuFacts>& gpus, std::string_view name);
