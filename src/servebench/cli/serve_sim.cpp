@@ -37,7 +37,7 @@ struct RecordedFlag {
 struct ServeSimFlags {
   sim::SimConfig config;
   std::string model_card, model_path, served_model_name, kv_cache_dtype = "auto", speculative_algorithm;
-  std::string host = "127.0.0.1", log_level = "info", accept_rates = "0.7", overrides_file;
+  std::string host = "127.0.0.1", log_level = "info", accept_rates, overrides_file;
   std::string api_key, admin_api_key;  // never echoed: not in /server_info, not in a log line
   int port = 30000, decode_log_interval = 40, io_threads = 2;
   bool close_after_response = false;
@@ -151,8 +151,11 @@ void define_sim_flags(CLI::App& c, ServeSimFlags& f) {
       ->capture_default_str()
       ->group(k_sim);
   c.add_option("--sim-accept-rate", f.accept_rates,
-               "draft acceptance: one alpha, or comma-separated rates per position")
-      ->capture_default_str()
+               "draft acceptance: one alpha, or comma-separated rates per position (default: the model "
+               "card's draft.accept_rates, else 0.7)")
+      ->group(k_sim);
+  c.add_option("--sim-accept-length", k.sim_accept_length,
+               "draft acceptance as mean tokens per verify step (one alpha solved at the draft steps)")
       ->group(k_sim);
   c.add_option("--sim-eos-probability", k.sim_eos_probability,
                "per-token stop chance after min_tokens without ignore_eos")
@@ -284,7 +287,7 @@ util::Result<sim::Deployment> resolve(ServeSimFlags& f) {
     k.speculative_algorithm = *algorithm;
   }
   k.sim_accept_rates.clear();
-  for (const auto part : util::split(f.accept_rates, ',')) {
+  for (const auto part : f.accept_rates.empty() ? std::vector<std::string_view>{} : util::split(f.accept_rates, ',')) {
     auto rate = util::parse_double(util::trim(part), "--sim-accept-rate");
     if (!rate) return std::unexpected(rate.error());
     k.sim_accept_rates.push_back(*rate);

@@ -43,6 +43,18 @@ std::vector<std::string> CardReader::texts(const std::string& key) {
   return keep(m_map.string_list(key), std::vector<std::string>{});
 }
 
+std::vector<double> CardReader::numbers(const std::string& key) {
+  if (!m_map.has(key)) return {};
+  const YAML::Node n = m_map.node(key);
+  std::vector<double> out;
+  if (!n.IsSequence()) {
+    out.push_back(keep(util::yaml_double(m_map.file(), n, key), 0.0));
+    return out;
+  }
+  for (const auto& item : n) out.push_back(keep(util::yaml_double(m_map.file(), item, key), 0.0));
+  return out;
+}
+
 std::optional<CardReader> CardReader::child(const std::string& key) {
   if (!m_map.has(key)) return std::nullopt;
   auto c = of(m_map.file(), m_map.node(key), key);

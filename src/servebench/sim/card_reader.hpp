@@ -21,6 +21,8 @@ class CardReader {
   std::string text_or(const std::string& key, std::string fallback);
   bool flag_or(const std::string& key, bool fallback);
   std::vector<std::string> texts(const std::string& key);
+  // A sequence of numbers (a single number is a one-element list); absent -> empty.
+  std::vector<double> numbers(const std::string& key);
   // A nested mapping, absent -> nullopt; errors are kept like the others.
   std::optional<CardReader> child(const std::string& key);
   bool has(const std::string& key) const { return m_map.has(key); }

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "servebench/sim/speculative.hpp"
+
 namespace servebench::sim {
 namespace {
 
@@ -20,7 +22,9 @@ double default_mem_fraction(int tp) {
 }
 
 
-SpecPlan resolve_spec(const SimConfig& c) {
+constexpr double k_default_accept_rate = 0.7;  // no accept length, rates or card rates given
+
+util::Result<SpecPlan> resolve_spec(const SimConfig& c, const ModelCard& m) {
   SpecPlan s;
   if (c.speculative_algorithm == SpecAlgorithm::none) return s;
   s.enabled = true;
@@ -32,9 +36,23 @@ SpecPlan resolve_spec(const SimConfig& c) {
   s.adaptive = c.speculative_adaptive;
   s.policy = c.adaptive;
   const int depth = std::max(s.num_steps, 1);
-  for (int i = 0; i < depth; ++i) {
-    s.accept_rates.push_back(c.sim_accept_rates[std::min<std::size_t>(i, c.sim_accept_rates.size() - 1)]);
+  std::vector<double> rates{k_default_accept_rate};
+  s.accept_source = "default";
+  if (c.sim_accept_length) {
+    if (*c.sim_accept_length >= s.num_steps + 1.0) {
+      return util::failf(util::ErrorKind::bad_input, "--sim-accept-length {} needs fewer than {} tokens per verify "
+                         "(--speculative-num-steps {} + the bonus token)", *c.sim_accept_length, s.num_steps + 1, s.num_steps);
+    }
+    rates = {rate_for_accept_length(*c.sim_accept_length, s.num_steps)};
+    s.accept_source = "accept-length";
+  } else if (!c.sim_accept_rates.empty()) {
+    rates = c.sim_accept_rates;
+    s.accept_source = "flag";
+  } else if (m.draft && !m.draft->accept_rates.empty()) {
+    rates = m.draft->accept_rates;
+    s.accept_source = "card";
   }
+  for (int i = 0; i < depth; ++i) s.accept_rates.push_back(rates[std::min<std::size_t>(i, rates.size() - 1)]);
   return s;
 }
 
@@ -166,7 +184,9 @@ util::Result<Deployment> make_deployment(const SimConfig& config, ModelCard mode
   apply_overrides(d.hardware.efficiency, config.efficiency);
   if (config.efficiency.routing_skew) d.model.mlp.routing_skew = *config.efficiency.routing_skew;
   d.params = param_breakdown(d.model);
-  d.spec = resolve_spec(config);
+  auto spec = resolve_spec(config, d.model);
+  if (!spec) return std::unexpected(spec.error());
+  d.spec = std::move(*spec);
   if (auto r = check_cards(d); !r) return std::unexpected(r.error());
   d.mem_fraction_static = config.mem_fraction_static.value_or(default_mem_fraction(config.tp_size));
   d.context_length = config.context_length.value_or(d.model.context_length);

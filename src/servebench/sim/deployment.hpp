@@ -18,6 +18,7 @@ struct SpecPlan {
   bool adaptive = false;
   AdaptiveSpecPolicy policy;
   std::vector<double> accept_rates;  // one per draft position (a single alpha is repeated)
+  std::string accept_source;         // accept-length | flag | card | default (SimConfig::sim_accept_length)
 };
 
 // Everything per GPU (after TP/PP/EP sharding); bytes as doubles because they feed the roofline.

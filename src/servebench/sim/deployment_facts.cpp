@@ -73,6 +73,7 @@ std::vector<Fact> sim_block(const Deployment& d) {
       {"routing_skew", d.model.mlp.routing_skew},
       {"weight_dtype_bytes", d.model.weight_dtype_bytes},
       {"accept_rates", rates.empty() ? FactValue{nullptr} : FactValue{rates}},
+      {"accept_rates_source", d.spec.enabled ? FactValue{d.spec.accept_source} : FactValue{nullptr}},
       {"seed", static_cast<std::int64_t>(d.config.sim_seed)},
       {"flush_keeps_host_tier", d.config.flush_keeps_host_tier},
   };

@@ -55,6 +55,7 @@ DraftSpec read_draft(CardReader& r) {
   d.active_params_b = r.number("active_params_b");
   d.kv_heads = static_cast<int>(r.integer_or("kv_heads", 0));
   d.head_dim = static_cast<int>(r.integer_or("head_dim", 0));
+  d.accept_rates = r.numbers("accept_rates");
   return d;
 }
 
@@ -100,6 +101,11 @@ std::string inconsistency(const ModelCard& m) {
   if (m.context_length <= 0) return "context_length must be > 0";
   if (m.draft && m.draft->kind != DraftKind::mtp && (m.draft->kv_heads <= 0 || m.draft->head_dim <= 0))
     return "an eagle draft needs kv_heads and head_dim";
+  if (m.draft) {
+    for (double a : m.draft->accept_rates) {
+      if (!(a >= 0 && a < 1)) return "draft.accept_rates must be in [0, 1)";
+    }
+  }
   return {};
 }
 

@@ -64,6 +64,9 @@ struct DraftSpec {
   double params_b = 0;         // weights held
   double active_params_b = 0;  // weights read per draft pass
   int kv_heads = 0, head_dim = 0;
+  // Published acceptance of this draft, one rate per draft position (the last repeats): the chance
+  // draft i is accepted given drafts 1..i-1 were. Empty = none published (the simulator uses 0.7).
+  std::vector<double> accept_rates;
 };
 
 struct TokenIds {

@@ -44,7 +44,8 @@ util::Result<void> validate_speculative(const SimConfig& c) {
   if (!positive(c.speculative_num_steps) || !positive(c.speculative_eagle_topk) ||
       !positive(c.speculative_num_draft_tokens))
     return bad("--speculative-num-steps/-eagle-topk/-num-draft-tokens must be >= 1");
-  if (c.sim_accept_rates.empty()) return bad("sim accept rate needs at least one value");
+  if (c.sim_accept_length && !(*c.sim_accept_length >= 1)) return bad("--sim-accept-length must be >= 1 (tokens per verify)");
+  if (c.sim_accept_length && !c.sim_accept_rates.empty()) return bad("give --sim-accept-length or --sim-accept-rate, not both");
   for (double a : c.sim_accept_rates) {
     if (!(a >= 0 && a < 1)) return bad("sim accept rates must be in [0, 1)");
   }

@@ -72,7 +72,11 @@ struct SimConfig {
   int page_size = 1;
   std::optional<std::int64_t> max_total_tokens;
   // sim-only behaviour
-  std::vector<double> sim_accept_rates{0.7};  // one alpha, or one rate per draft position
+  // Draft acceptance, most specific first: the accept length (tokens per verify, solved for one α at
+  // the configured steps), else these rates (one α, or one rate per draft position), else the model
+  // card's draft.accept_rates, else 0.7 (docs/sim.md "Speculative decoding").
+  std::optional<double> sim_accept_length;
+  std::vector<double> sim_accept_rates;
   std::uint64_t sim_seed = 0;
   bool flush_keeps_host_tier = false;  // reproduces builds whose flush left the host tier intact
   double sim_eos_probability = 1.0 / 512;  // per-token stop chance after min_tokens when ignore_eos is off

@@ -31,4 +31,14 @@ double expected_tokens_per_verify(std::span<const double> accept_rates, int step
   return total;
 }
 
+double rate_for_accept_length(double accept_length, int steps) {
+  double lo = 0, hi = 0.99999;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (lo + hi) / 2;
+    const double rates[] = {mid};
+    (expected_tokens_per_verify(rates, steps) < accept_length ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
 }  // namespace servebench::sim

@@ -15,5 +15,8 @@ int draft_steps(const SpecPlan& spec, int batch);
 int tokens_per_verify(std::span<const double> accept_rates, int steps, SeededRng& rng);
 // Expectation of tokens_per_verify: sum over i = 0..steps of prod_{j<i} p_j ((1-a^(k+1))/(1-a) for one a).
 double expected_tokens_per_verify(std::span<const double> accept_rates, int steps);
+// The single rate α whose expected tokens per verify at `steps` drafts is `accept_length`
+// (bisection; clamped to [0, 1) for lengths outside [1, steps + 1)).
+double rate_for_accept_length(double accept_length, int steps);
 
 }  // namespace servebench::sim

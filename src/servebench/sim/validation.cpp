@@ -12,17 +12,6 @@
 namespace servebench::sim {
 namespace {
 
-// The single acceptance rate whose expected tokens per verify at `steps` drafts is `accept_length`.
-double rate_for(double accept_length, int steps) {
-  double lo = 0, hi = 0.99999;
-  for (int i = 0; i < 60; ++i) {
-    const double mid = (lo + hi) / 2;
-    const std::vector<double> rates{mid};
-    (expected_tokens_per_verify(rates, steps) < accept_length ? lo : hi) = mid;
-  }
-  return (lo + hi) / 2;
-}
-
 double pct(double x) { return 100.0 * x; }
 
 }  // namespace
@@ -81,7 +70,7 @@ util::Result<SimConfig> config_for(const MeasuredPoint& p, const std::vector<Mea
   if (!d) return std::unexpected(d.error());
   const int steps = draft_steps(d->spec, p.concurrency);
   if (steps <= 0) return c;
-  const double alpha = rate_for(*al, steps);
+  const double alpha = rate_for_accept_length(*al, steps);
   c.sim_accept_rates = {alpha};
   if (accept_note) *accept_note = fmt::format("{:.2f}{} (α {:.3f} at {} steps)", *al, how, alpha, steps);
   return c;

@@ -1,5 +1,7 @@
 #include "servebench/sim/deployment.hpp"
 
+#include "servebench/sim/speculative.hpp"
+
 #include <gtest/gtest.h>
 
 using namespace servebench::sim;
@@ -123,4 +125,45 @@ TEST(Deployment, DescribeUsesSglangKeys) {
   EXPECT_EQ(std::get<std::int64_t>(*find("tp_size")), 8);
   EXPECT_FALSE(facts.sim.empty());
   EXPECT_EQ(facts.sim.front().key, "hardware");
+}
+
+TEST(Deployment, AcceptRatesComeFromTheCardUnlessTheLaunchGivesThem) {
+  // The GLM card publishes its EAGLE3 head's acceptance (the brief's accept length 4.0 at 4 steps).
+  auto card = make_deployment(glm_e7b());
+  ASSERT_TRUE(card) << card.error().message;
+  EXPECT_EQ(card->spec.accept_source, "card");
+  ASSERT_EQ(card->spec.accept_rates.size(), 4u);
+  EXPECT_DOUBLE_EQ(card->spec.accept_rates[3], load_model_card("glm-5.3-flash")->draft->accept_rates.back());
+  EXPECT_NEAR(expected_tokens_per_verify(card->spec.accept_rates, 4), 4.0, 0.05);
+  // Explicit per-position rates win over the card.
+  SimConfig rates = glm_e7b();
+  rates.sim_accept_rates = {0.9, 0.5};
+  auto r = make_deployment(rates);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->spec.accept_source, "flag");
+  EXPECT_EQ(r->spec.accept_rates, (std::vector<double>{0.9, 0.5, 0.5, 0.5}));
+  // A workload's measured accept length wins too: one α solved at the configured steps.
+  SimConfig length = glm_e7b();
+  length.sim_accept_length = 2.5;
+  auto l = make_deployment(length);
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->spec.accept_source, "accept-length");
+  EXPECT_NEAR(expected_tokens_per_verify(l->spec.accept_rates, 4), 2.5, 1e-6);
+  // A card without published rates falls back to 0.7.
+  SimConfig llama;
+  llama.speculative_algorithm = SpecAlgorithm::eagle3;
+  auto d = make_deployment(llama);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->spec.accept_source, "default");
+  EXPECT_DOUBLE_EQ(d->spec.accept_rates.front(), 0.7);
+  // An accept length the steps cannot produce, or both overrides at once, is refused by name.
+  length.sim_accept_length = 5.0;  // 4 steps yield at most 5 tokens, and only at α = 1
+  auto too_long = make_deployment(length);
+  ASSERT_FALSE(too_long);
+  EXPECT_NE(too_long.error().message.find("--sim-accept-length"), std::string::npos) << too_long.error().message;
+  length.sim_accept_length = 2.0;
+  length.sim_accept_rates = {0.5};
+  auto both = make_deployment(length);
+  ASSERT_FALSE(both);
+  EXPECT_NE(both.error().message.find("not both"), std::string::npos) << both.error().message;
 }

@@ -101,3 +101,22 @@ TEST(ModelCard, AnyVocabularyAboveTheByteTokensLoads) {
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("tokens.special_start"), std::string::npos) << r.error().message;
 }
+
+TEST(ModelCard, DraftAcceptRatesAreReadAndRangeChecked) {
+  const std::string draft = "weight_dtype_bytes: 2\ndraft: {kind: mtp, layers: 1, params_b: 0.1, active_params_b: 0.1, "
+                            "accept_rates: RATES}\n";
+  auto with = [&](const std::string& rates) {
+    std::string d = draft;
+    d.replace(d.find("RATES"), 5, rates);
+    return parse_model_card(tiny_card(d), "x.yaml");
+  };
+  const auto list = with("[0.85, 0.3]");
+  ASSERT_TRUE(list) << list.error().message;
+  EXPECT_EQ(list->draft->accept_rates, (std::vector<double>{0.85, 0.3}));
+  const auto one = with("0.8");
+  ASSERT_TRUE(one) << one.error().message;
+  EXPECT_EQ(one->draft->accept_rates, (std::vector<double>{0.8}));
+  const auto bad = with("[0.85, 1.2]");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("draft.accept_rates"), std::string::npos) << bad.error().message;
+}

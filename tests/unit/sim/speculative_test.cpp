@@ -40,3 +40,16 @@ TEST(Speculative, AdaptivePolicyCapsThenStopsDrafting) {
   s.adaptive = false;
   EXPECT_EQ(draft_steps(s, 100), 5);
 }
+
+TEST(Speculative, RateForAnAcceptLengthInvertsTheChainFormula) {
+  for (int steps : {1, 3, 5}) {
+    for (double length : {1.2, 1.9, 0.9 * (steps + 1)}) {
+      if (length >= steps + 1) continue;
+      const double alpha = rate_for_accept_length(length, steps);
+      const double rates[] = {alpha};
+      EXPECT_GT(alpha, 0);
+      EXPECT_LT(alpha, 1);
+      EXPECT_NEAR(expected_tokens_per_verify(rates, steps), length, 1e-6) << steps << " " << length;
+    }
+  }
+}
