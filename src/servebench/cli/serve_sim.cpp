@@ -59,6 +59,10 @@ void define_parallel_and_memory(CLI::App& c, ServeSimFlags& f) {
   c.add_option("--dp-size,--dp,--data-parallel-size", k.dp_size, "data parallel size (only 1 is simulated)")
       ->capture_default_str()
       ->group(k_simulated);
+  c.add_option("--dcp-size,--decode-context-parallel-size", k.dcp_size,
+               "decode context parallel size: TP ranks holding the same KV split its tokens (divides --tp-size)")
+      ->capture_default_str()
+      ->group(k_simulated);
   c.add_option("--nnodes", k.nnodes, "nodes the deployment spans (collectives across them use the card's inter-node link)")
       ->capture_default_str()
       ->group(k_simulated);

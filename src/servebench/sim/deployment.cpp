@@ -102,13 +102,16 @@ util::Result<void> plan_memory(Deployment& d) {
     mem.draft_weight_bytes = m.draft->params_b * 1e9 * draft_dtype / tp;
   }
   mem.reserve_bytes = d.hardware.efficiency.runtime_reserve_gib * k_gib;
+  // DCP: the ranks that hold copies of the same KV split its tokens instead (check_cards: dcp divides
+  // the copies), so every per-token KV byte of the target model is divided by dcp.
+  const double dcp = d.config.dcp_size;
   if (m.attention.kind == AttentionKind::mla) {
-    mem.kv_bytes_per_token_layer = kv_elements_per_token_layer(m) * mem.kv_dtype_bytes;  // replicated across TP
+    mem.kv_bytes_per_token_layer = kv_elements_per_token_layer(m) * mem.kv_dtype_bytes / dcp;  // replicated across TP
   } else {
     const double heads = std::ceil(static_cast<double>(m.attention.kv_heads) / tp);  // < 1 head per rank replicates
-    mem.kv_bytes_per_token_layer = 2.0 * heads * m.attention.head_dim * mem.kv_dtype_bytes;
+    mem.kv_bytes_per_token_layer = 2.0 * heads * m.attention.head_dim * mem.kv_dtype_bytes / dcp;
   }
-  mem.index_bytes_per_token_layer = index_key_elements_per_token_layer(m);  // FP8 keys
+  mem.index_bytes_per_token_layer = index_key_elements_per_token_layer(m) / dcp;  // FP8 keys
   const double per_layer = mem.kv_bytes_per_token_layer + mem.index_bytes_per_token_layer;
   mem.draft_kv_bytes_per_token = draft_kv_bytes(d, per_layer);
   mem.kv_bytes_per_token = mem.layers_per_stage * per_layer + mem.draft_kv_bytes_per_token;
@@ -153,6 +156,13 @@ util::Result<void> check_cards(const Deployment& d) {
   if (d.model.attention.heads % c.tp_size != 0)
     return util::failf(util::ErrorKind::bad_input, "--tp-size {} must divide the {} attention heads (model card "
                        "attention.heads)", c.tp_size, d.model.attention.heads);
+  if (const int copies = kv_copies_per_tp_group(d.model, c.tp_size); copies % c.dcp_size != 0) {
+    return util::failf(util::ErrorKind::bad_input,
+                       "--dcp-size {} must divide the {} TP ranks that hold the same KV ({} attention, model card "
+                       "attention.kv_heads {} at --tp-size {})", c.dcp_size, copies,
+                       d.model.attention.kind == AttentionKind::mla ? "MLA: one latent head" : "GQA",
+                       d.model.attention.kind == AttentionKind::mla ? 1 : d.model.attention.kv_heads, c.tp_size);
+  }
   if (c.pp_size > d.model.layers)
     return util::failf(util::ErrorKind::bad_input, "--pp-size {} exceeds the {} layers (model card layers)", c.pp_size, d.model.layers);
   if (c.context_length && *c.context_length > d.model.context_length)

@@ -20,6 +20,7 @@ std::vector<Fact> server_args(const Deployment& d) {
       {"pp_size", i64(c.pp_size)},
       {"ep_size", i64(c.ep_size)},
       {"dp_size", i64(c.dp_size)},
+      {"dcp_size", i64(c.dcp_size)},
       {"nnodes", i64(c.nnodes)},
       {"node_rank", i64(c.node_rank)},
       {"dist_init_addr", c.dist_init_addr.empty() ? FactValue{nullptr} : FactValue{c.dist_init_addr}},

@@ -231,6 +231,11 @@ double kv_elements_per_token_layer(const ModelCard& m) {
   return 2.0 * a.kv_heads * a.head_dim;
 }
 
+int kv_copies_per_tp_group(const ModelCard& m, int tp) {
+  if (m.attention.kind == AttentionKind::mla) return tp;
+  return m.attention.kv_heads >= tp ? 1 : tp / m.attention.kv_heads;
+}
+
 double index_key_elements_per_token_layer(const ModelCard& m) {
   return m.attention.sparse ? m.attention.sparse->index_head_dim : 0.0;
 }

@@ -109,6 +109,9 @@ struct ParamBreakdown {
 ParamBreakdown param_breakdown(const ModelCard& m);
 // KV-cache elements per token per layer: GQA 2*n_kv*d; MLA rank + rope (one latent "head").
 double kv_elements_per_token_layer(const ModelCard& m);
+// How many ranks of a TP group of `tp` hold a copy of the same KV: tp for MLA (one latent head),
+// tp / kv_heads for GQA with fewer KV heads than ranks, else 1. Decode context parallelism splits these.
+int kv_copies_per_tp_group(const ModelCard& m, int tp);
 // DSA indexer key elements per token per layer (0 without sparse attention); cached in FP8.
 double index_key_elements_per_token_layer(const ModelCard& m);
 // Attention context one query reads: capped at the index top-k for sparse attention.

@@ -120,28 +120,42 @@ double PerfModel::flops(const BatchShape& b) const {
   const double prefill_dims = mla ? 1.0 * a.qk_nope_head_dim + a.qk_rope_head_dim + a.v_head_dim : 2.0 * a.head_dim;
   const double layers = m_d.memory.layers_per_stage;
   total += layers * 2.0 * (a.heads / tp) * (decode_dims * b.decode_attn_pairs + prefill_dims * b.prefill_attn_pairs);
-  if (a.sparse) {  // the indexer is replicated on every TP rank and scores the full context
+  if (a.sparse) {  // the indexer is replicated on every TP rank and scores the full context (its DCP shard)
     total += layers * 2.0 * a.sparse->index_heads * a.sparse->index_head_dim *
-             (b.decode_index_pairs + b.prefill_index_pairs);
+             (b.decode_index_pairs + b.prefill_index_pairs) / m_d.config.dcp_size;
   }
   return total;
 }
 
-Nanos PerfModel::all_reduce(double bytes, int ranks) const {
-  if (ranks <= 1) return Nanos{0};
+PerfModel::Ring PerfModel::ring(int ranks) const {
   const auto& e = m_d.hardware.efficiency;
-  Nanos alpha = e.all_reduce_base + 2 * (ranks - 1) * e.hop_latency;
-  double bw = m_d.hardware.link_bytes_per_s() * e.link;
+  Ring r{m_d.hardware.link_bytes_per_s() * e.link, Nanos{0}};
   // Ranks fill a node before the next: a group larger than a node's share of GPUs spans nodes, and
   // the ring is then as fast as its slowest hop, the inter-node link.
   const int nodes = std::max(1, m_d.config.nnodes);
   const int per_node = std::max(1, m_d.gpus() / nodes);
   if (const int spanned = (ranks + per_node - 1) / per_node; spanned > 1) {
-    bw = std::min(bw, m_d.hardware.internode_gbs * 1e9 * e.link);
-    alpha += 2 * (spanned - 1) * std::chrono::duration_cast<Nanos>(
-                                     std::chrono::duration<double, std::micro>(m_d.hardware.internode_latency_us));
+    r.bytes_per_s = std::min(r.bytes_per_s, m_d.hardware.internode_gbs * 1e9 * e.link);
+    r.node_latency = (spanned - 1) * std::chrono::duration_cast<Nanos>(
+                                         std::chrono::duration<double, std::micro>(m_d.hardware.internode_latency_us));
   }
-  return alpha + seconds(2.0 * (ranks - 1) / ranks * bytes / bw);
+  return r;
+}
+
+Nanos PerfModel::all_reduce(double bytes, int ranks) const {
+  if (ranks <= 1) return Nanos{0};
+  const auto& e = m_d.hardware.efficiency;
+  const Ring r = ring(ranks);
+  const Nanos alpha = e.all_reduce_base + 2 * (ranks - 1) * e.hop_latency + 2 * r.node_latency;
+  return alpha + seconds(2.0 * (ranks - 1) / ranks * bytes / r.bytes_per_s);
+}
+
+Nanos PerfModel::all_gather(double bytes, int ranks) const {
+  if (ranks <= 1) return Nanos{0};
+  const auto& e = m_d.hardware.efficiency;
+  const Ring r = ring(ranks);
+  const Nanos alpha = e.all_reduce_base + (ranks - 1) * e.hop_latency + r.node_latency;
+  return alpha + seconds(1.0 * (ranks - 1) / ranks * bytes / r.bytes_per_s);
 }
 
 Nanos PerfModel::communication(const BatchShape& b) const {
@@ -154,6 +168,16 @@ Nanos PerfModel::communication(const BatchShape& b) const {
     const double layers = m_stage_fraction * m_p.moe_layers;
     const Nanos one = all_reduce(activation * m_p.experts_per_token / 2.0, c.ep_size);
     t += Nanos{static_cast<Nanos::rep>(2.0 * layers * static_cast<double>(one.count()))};
+  }
+  if (c.dcp_size > 1) {  // per layer: gather the queries of the DCP group, combine the partial outputs
+    const auto& a = m_d.model.attention;
+    const bool mla = a.kind == AttentionKind::mla;
+    const double q_dims = mla ? a.kv_lora_rank + a.qk_rope_head_dim : a.head_dim;  // absorbed MLA query
+    const double out_dims = (mla ? a.kv_lora_rank : a.head_dim) + 2.0;           // partial output + FP32 LSE
+    const double heads = static_cast<double>(a.heads) / c.tp_size * c.dcp_size;  // heads the group shares
+    const Nanos one = all_gather(tokens * heads * q_dims * 2.0, c.dcp_size) +
+                      all_gather(tokens * heads * out_dims * 2.0, c.dcp_size);  // reduce-scatter: same ring
+    t += m_d.memory.layers_per_stage * one;
   }
   if (c.pp_size > 1) {  // hand the hidden states to the next stage
     const auto& e = m_d.hardware.efficiency;

@@ -54,8 +54,16 @@ class PerfModel {
   double experts_hit_per_rank(double tokens) const;
   // One ring all-reduce of `bytes` over `ranks` GPUs on the card's link.
   Nanos all_reduce(double bytes, int ranks) const;
+  // One ring all-gather (or reduce-scatter) whose gathered result is `bytes`: n - 1 steps, each
+  // moving 1/n of it, so half an all-reduce of the same size.
+  Nanos all_gather(double bytes, int ranks) const;
 
  private:
+  struct Ring {
+    double bytes_per_s;  // the slowest hop of the ring, derated
+    Nanos node_latency;  // extra α per pass over the node boundaries it crosses
+  };
+  Ring ring(int ranks) const;
   double weight_bytes_read(double tokens) const;
   double kv_bytes_read(const BatchShape& b) const;
   double flops(const BatchShape& b) const;

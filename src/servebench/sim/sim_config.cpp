@@ -10,6 +10,9 @@ util::Result<void> bad(std::string message) { return util::fail(util::ErrorKind:
 util::Result<void> validate_parallel(const SimConfig& c) {
   if (c.tp_size < 1 || c.pp_size < 1 || c.ep_size < 1 || c.dp_size < 1) return bad("--tp/pp/ep/dp-size must be >= 1");
   if (c.tp_size % c.ep_size != 0) return bad(fmt::format("--ep-size {} must divide --tp-size {}", c.ep_size, c.tp_size));
+  if (c.dcp_size < 1 || c.tp_size % c.dcp_size != 0) {
+    return bad(fmt::format("--dcp-size {} must be >= 1 and divide --tp-size {}", c.dcp_size, c.tp_size));
+  }
   if (c.dp_size != 1) return bad("--dp-size > 1 is not modelled by the simulator (run one server per replica)");
   if (c.nnodes < 1) return bad("--nnodes must be >= 1");
   if (c.node_rank < 0 || c.node_rank >= c.nnodes) return bad(fmt::format("--node-rank must be in 0..{}", c.nnodes - 1));

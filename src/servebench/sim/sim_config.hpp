@@ -47,6 +47,10 @@ struct SimConfig {
   std::string model = "llama-3.1-8b";
   // SGLang flags
   int tp_size = 1, pp_size = 1, ep_size = 1, dp_size = 1;
+  // Decode context parallelism (--dcp-size): the ranks of a TP group that hold copies of the same KV
+  // (MLA's one latent head, GQA heads replicated when kv_heads < tp) hold 1/dcp of every request's
+  // tokens instead; attention combines the partial results (docs/sim.md "Decode context parallelism").
+  int dcp_size = 1;
   // Multi-node (--nnodes, --node-rank, --dist-init-addr): the GPUs split evenly over the nodes, and
   // a collective whose group spans nodes runs at the card's inter-node bandwidth. Rank 0 serves;
   // the other ranks only join (serve-sim prints one line and waits to be stopped).

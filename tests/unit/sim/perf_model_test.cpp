@@ -197,3 +197,49 @@ TEST(PerfModel, Fp4WeightsRunOnFp4TensorCores) {
   // Decode is memory-bound: weights 0.5625 vs 2 bytes per element.
   EXPECT_LT(fp4.stage_time(decode).memory * 5 / 2, bf16.stage_time(decode).memory);
 }
+
+TEST(PerfModel, DecodeContextParallelismSplitsTheKvAndPaysTwoGathersPerLayer) {
+  SimConfig c;  // the cookbook's GB300 overlay: TP4 with --dcp-size 4 on MLA
+  c.model = "glm-5.3-flash";
+  c.hardware = "gb300";
+  c.tp_size = 4;
+  c.kv_cache_dtype = KvCacheDtype::fp8_e4m3;
+  const auto base = make_deployment(c).value();
+  c.dcp_size = 4;
+  const auto dcp = make_deployment(c).value();
+  // MLA holds one latent per rank: DCP 4 stores a quarter of it (and of the indexer keys) per GPU.
+  EXPECT_DOUBLE_EQ(dcp.memory.kv_bytes_per_token_layer, base.memory.kv_bytes_per_token_layer / 4);
+  EXPECT_DOUBLE_EQ(dcp.memory.index_bytes_per_token_layer, base.memory.index_bytes_per_token_layer / 4);
+  EXPECT_DOUBLE_EQ(dcp.memory.kv_pool_bytes, base.memory.kv_pool_bytes);
+  EXPECT_NEAR(static_cast<double>(dcp.memory.max_total_num_tokens), 4.0 * base.memory.max_total_num_tokens, 4);
+  const PerfModel pb(base), pd(dcp);
+  BatchShape b;
+  for (int i = 0; i < 16; ++i) pb.add_decode(b, 65536, 1);
+  // Communication: per layer, an all-gather of the group's absorbed queries (512 + 64 dims) and a
+  // reduce-scatter of the partial outputs (512 dims + LSE), each for 16 heads x 4 ranks, BF16.
+  const auto& a = dcp.model.attention;
+  const double heads = a.heads / 4.0 * 4;
+  const Nanos gathers = pd.all_gather(16 * heads * (a.kv_lora_rank + a.qk_rope_head_dim) * 2.0, 4) +
+                        pd.all_gather(16 * heads * (a.kv_lora_rank + 2.0) * 2.0, 4);
+  EXPECT_EQ(pd.stage_time(b).communication - pb.stage_time(b).communication, dcp.model.layers * gathers);
+  // A long-context decode batch reads a quarter of the KV and scores a quarter of the keys.
+  EXPECT_LT(pd.stage_time(b).memory, pb.stage_time(b).memory);
+  EXPECT_LT(pd.stage_time(b).compute, pb.stage_time(b).compute);
+  // An all-gather is half the ring traffic of an all-reduce of the same size.
+  EXPECT_LT(pd.all_gather(1e8, 4), pd.all_reduce(1e8, 4));
+  EXPECT_GT(2 * pd.all_gather(1e8, 4), pd.all_reduce(1e8, 4));
+}
+
+TEST(PerfModel, DecodeContextParallelismNeedsCopiesOfTheKvToSplit) {
+  SimConfig c;
+  c.model = "llama-3.1-70b";  // 8 KV heads
+  c.tp_size = 8;
+  c.dcp_size = 2;  // every rank holds its own KV head: nothing to split
+  auto d = make_deployment(c);
+  ASSERT_FALSE(d);
+  EXPECT_NE(d.error().message.find("attention.kv_heads"), std::string::npos) << d.error().message;
+  c.dcp_size = 3;
+  auto odd = make_deployment(c);
+  ASSERT_FALSE(odd);
+  EXPECT_NE(odd.error().message.find("--dcp-size 3"), std::string::npos) << odd.error().message;
+}

@@ -115,3 +115,22 @@ TEST(PhysicsProperties, BiggerBatchesLongerContextsAndSlowerHardwareNeverStepFas
     EXPECT_GT(ps.stage_time(prefill).total, p.stage_time(prefill).total) << c.model;
   }
 }
+
+TEST(PhysicsProperties, MoreDecodeContextParallelismNeverMoreKvPerGpuNorFewerTokens) {
+  for (const auto& [model, tp] : {std::pair{"glm-5.3-flash", 8}, std::pair{"deepseek-v3", 8}}) {
+    double prev_kv = 1e300;
+    std::int64_t prev_pool = 0;
+    for (int dcp : {1, 2, 4, 8}) {
+      SimConfig s;
+      s.model = model;
+      s.hardware = "b300";
+      s.tp_size = tp;
+      s.dcp_size = dcp;
+      s.kv_cache_dtype = KvCacheDtype::fp8_e4m3;
+      const auto d = make_deployment(s).value();
+      EXPECT_LE(d.memory.kv_bytes_per_token, prev_kv) << model << " DCP" << dcp;
+      EXPECT_GE(d.memory.max_total_num_tokens, prev_pool) << model << " DCP" << dcp;
+      prev_kv = d.memory.kv_bytes_per_token, prev_pool = d.memory.max_total_num_tokens;
+    }
+  }
+}
