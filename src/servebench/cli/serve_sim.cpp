@@ -56,12 +56,16 @@ void define_parallel_and_memory(CLI::App& c, ServeSimFlags& f) {
   c.add_option("--ep-size,--ep,--expert-parallel-size", k.ep_size, "expert parallel size (divides --tp-size)")
       ->capture_default_str()
       ->group(k_simulated);
-  c.add_option("--dp-size,--dp,--data-parallel-size", k.dp_size, "data parallel size (only 1 is simulated)")
+  c.add_option("--dp-size,--dp,--data-parallel-size", k.dp_size,
+               "data parallel size (> 1 only with --enable-dp-attention: attention groups within --tp-size)")
       ->capture_default_str()
       ->group(k_simulated);
   c.add_option("--dcp-size,--decode-context-parallel-size", k.dcp_size,
                "decode context parallel size: TP ranks holding the same KV split its tokens (divides --tp-size)")
       ->capture_default_str()
+      ->group(k_simulated);
+  c.add_flag("--enable-dp-attention", k.enable_dp_attention,
+             "attention data-parallel over --dp-size groups of the TP ranks (MLP/MoE stay TP/EP)")
       ->group(k_simulated);
   c.add_option("--nnodes", k.nnodes, "nodes the deployment spans (collectives across them use the card's inter-node link)")
       ->capture_default_str()
@@ -368,12 +372,12 @@ void print_startup(const sim::Deployment& d, std::FILE* log) {
   fmt::print(log, "Simulating {} on {} x{} (tp {}, pp {}, ep {})\n", d.model.name, d.hardware.name, d.gpus(),
              d.config.tp_size, d.config.pp_size, d.config.ep_size);
   fmt::print(log, "Load weight end. mem usage={:.2f} GB.\n", (m.weight_bytes + m.draft_weight_bytes) / 1e9);
-  fmt::print(log, "KV Cache is allocated. #tokens: {}, KV size: {:.2f} GB\n", m.max_total_num_tokens,
+  fmt::print(log, "KV Cache is allocated. #tokens: {}, KV size: {:.2f} GB\n", m.rank_pool_tokens,
              m.kv_pool_bytes / 1e9);
   fmt::print(log,
              "max_total_num_tokens={}, chunked_prefill_size={}, max_prefill_tokens={}, max_running_requests={}, "
              "context_len={}\n",
-             m.max_total_num_tokens, d.chunked_prefill_size, d.config.max_prefill_tokens, d.max_running_requests,
+             m.rank_pool_tokens, d.chunked_prefill_size, d.config.max_prefill_tokens, d.max_running_requests,
              d.context_length);
   std::fflush(log);
 }

@@ -71,13 +71,14 @@ double weight_bytes_per_gpu(const Deployment& d, int layers_per_stage) {
   const auto& m = d.model;
   const int tp = d.config.tp_size, pp = d.config.pp_size;
   const double stage = static_cast<double>(layers_per_stage) / m.layers;
-  const double sharded = (p.attention_sharded * m.layers + p.dense_mlp * p.dense_layers +
-                          p.expert * (p.experts + p.shared_experts) * p.moe_layers) *
-                         m.weight_dtype_bytes;
+  // DP attention shards attention over its group's attention_tp ranks only; the MLP over all tp.
+  const double attention = p.attention_sharded * m.layers * m.weight_dtype_bytes / d.attention_tp();
+  const double mlp = (p.dense_mlp * p.dense_layers + p.expert * (p.experts + p.shared_experts) * p.moe_layers) *
+                     m.weight_dtype_bytes / tp;
   const double replicated = p.attention_replicated * m.layers * m.replicated_dtype_bytes;
   // PP: the first stage holds the embedding, the last the LM head; count the larger on every stage.
   const double vocab = (pp == 1 ? p.embedding + p.lm_head : std::max(p.embedding, p.lm_head)) * m.embedding_dtype_bytes;
-  return stage * (sharded / tp + replicated) + vocab / tp;
+  return stage * (attention + mlp + replicated) + vocab / tp;
 }
 
 double draft_kv_bytes(const Deployment& d, double target_per_layer) {
@@ -108,7 +109,7 @@ util::Result<void> plan_memory(Deployment& d) {
   if (m.attention.kind == AttentionKind::mla) {
     mem.kv_bytes_per_token_layer = kv_elements_per_token_layer(m) * mem.kv_dtype_bytes / dcp;  // replicated across TP
   } else {
-    const double heads = std::ceil(static_cast<double>(m.attention.kv_heads) / tp);  // < 1 head per rank replicates
+    const double heads = std::ceil(static_cast<double>(m.attention.kv_heads) / d.attention_tp());  // < 1 head per rank replicates
     mem.kv_bytes_per_token_layer = 2.0 * heads * m.attention.head_dim * mem.kv_dtype_bytes / dcp;
   }
   mem.index_bytes_per_token_layer = index_key_elements_per_token_layer(m) / dcp;  // FP8 keys
@@ -128,11 +129,13 @@ util::Result<void> plan_memory(Deployment& d) {
   auto tokens = static_cast<std::int64_t>(mem.kv_pool_bytes / mem.kv_bytes_per_token);
   if (d.config.max_total_tokens) tokens = std::min(tokens, *d.config.max_total_tokens);
   tokens -= tokens % d.config.page_size;
-  mem.max_total_num_tokens = tokens;
+  mem.rank_pool_tokens = tokens;
+  mem.max_total_num_tokens = tokens * d.attention_dp();  // each DP attention rank holds its own requests' KV
   if (d.config.enable_hierarchical_cache && !d.config.disable_radix_cache) {
-    mem.host_pool_tokens = d.config.hicache_size_gb > 0
-                               ? static_cast<std::int64_t>(d.config.hicache_size_gb * 1e9 / mem.kv_bytes_per_token)
-                               : static_cast<std::int64_t>(d.config.hicache_ratio * static_cast<double>(tokens));
+    mem.host_pool_tokens = d.attention_dp() *  // one host tier per DP attention rank
+                           (d.config.hicache_size_gb > 0
+                                ? static_cast<std::int64_t>(d.config.hicache_size_gb * 1e9 / mem.kv_bytes_per_token)
+                                : static_cast<std::int64_t>(d.config.hicache_ratio * static_cast<double>(tokens)));
   }
   if (tokens < 2 * d.config.page_size) {
     return util::failf(util::ErrorKind::bad_input,
@@ -156,12 +159,12 @@ util::Result<void> check_cards(const Deployment& d) {
   if (d.model.attention.heads % c.tp_size != 0)
     return util::failf(util::ErrorKind::bad_input, "--tp-size {} must divide the {} attention heads (model card "
                        "attention.heads)", c.tp_size, d.model.attention.heads);
-  if (const int copies = kv_copies_per_tp_group(d.model, c.tp_size); copies % c.dcp_size != 0) {
+  if (const int copies = kv_copies_per_tp_group(d.model, d.attention_tp()); copies % c.dcp_size != 0) {
     return util::failf(util::ErrorKind::bad_input,
                        "--dcp-size {} must divide the {} TP ranks that hold the same KV ({} attention, model card "
                        "attention.kv_heads {} at --tp-size {})", c.dcp_size, copies,
                        d.model.attention.kind == AttentionKind::mla ? "MLA: one latent head" : "GQA",
-                       d.model.attention.kind == AttentionKind::mla ? 1 : d.model.attention.kv_heads, c.tp_size);
+                       d.model.attention.kind == AttentionKind::mla ? 1 : d.model.attention.kv_heads, d.attention_tp());
   }
   if (c.pp_size > d.model.layers)
     return util::failf(util::ErrorKind::bad_input, "--pp-size {} exceeds the {} layers (model card layers)", c.pp_size, d.model.layers);
@@ -173,14 +176,16 @@ util::Result<void> check_cards(const Deployment& d) {
 
 void resolve_scheduler(Deployment& d) {
   const auto& c = d.config;
-  const std::int64_t pool = d.memory.max_total_num_tokens;
-  // SGLang: req_to_token_pool size = clamp(pool / context * 512, 2048, 4096); running = min(pool / 2, that).
+  const std::int64_t pool = d.memory.rank_pool_tokens;  // a request lives on one DP attention rank
+  // SGLang: req_to_token_pool size = clamp(pool / context * 512, 2048, 4096); running = min(pool / 2, that),
+  // per DP attention rank (a given --max-running-requests counts all ranks).
   const std::int64_t reqs = std::clamp<std::int64_t>(pool * 512 / d.context_length, 2048, 4096);
-  d.max_running_requests = c.max_running_requests.value_or(static_cast<int>(std::min(pool / 2, reqs)));
+  d.max_running_requests =
+      c.max_running_requests.value_or(static_cast<int>(std::min(pool / 2, reqs) * d.attention_dp()));
   const std::int64_t chunk = c.chunked_prefill_size.value_or(8192);
   d.chunked_prefill_size = chunk < 0 ? c.max_prefill_tokens : std::min<std::int64_t>(chunk, c.max_prefill_tokens);
   d.cuda_graph_max_bs = c.disable_cuda_graph ? 0 : c.cuda_graph_max_bs.value_or(160);
-  d.max_req_input_len = std::min(d.context_length - 1, pool - 1);
+  d.max_req_input_len = std::min(d.context_length - 1, pool - 1);  // pool: one rank's
 }
 
 }  // namespace

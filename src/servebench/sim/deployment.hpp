@@ -31,7 +31,8 @@ struct MemoryPlan {
   double index_bytes_per_token_layer = 0;  // DSA indexer keys (FP8)
   double draft_kv_bytes_per_token = 0;     // all draft layers
   double kv_bytes_per_token = 0;           // the pool unit: stage layers x (kv + index) + draft
-  std::int64_t max_total_num_tokens = 0;
+  std::int64_t max_total_num_tokens = 0;   // the engine's pool: all DP attention ranks together
+  std::int64_t rank_pool_tokens = 0;       // one DP attention rank's pool (SGLang's max_total_num_tokens)
   std::int64_t host_pool_tokens = 0;       // 0 without the hierarchical cache
 };
 
@@ -49,7 +50,11 @@ struct Deployment {
   int cuda_graph_max_bs = 0;
   std::int64_t context_length = 0;
   std::int64_t max_req_input_len = 0;
-  int gpus() const { return config.tp_size * config.pp_size * config.dp_size; }
+  // DP attention: attention groups (1 without it) and the TP size of one group (tp without it).
+  int attention_dp() const { return config.enable_dp_attention ? config.dp_size : 1; }
+  int attention_tp() const { return config.tp_size / attention_dp(); }
+  // DP attention groups share the tp ranks; replicas (not modelled) would multiply them.
+  int gpus() const { return config.tp_size * config.pp_size * (config.enable_dp_attention ? 1 : config.dp_size); }
 };
 
 // Validates `config`, loads its cards and resolves everything; fails (bad_input) naming the flag or

@@ -21,6 +21,7 @@ std::vector<Fact> server_args(const Deployment& d) {
       {"ep_size", i64(c.ep_size)},
       {"dp_size", i64(c.dp_size)},
       {"dcp_size", i64(c.dcp_size)},
+      {"enable_dp_attention", c.enable_dp_attention},
       {"nnodes", i64(c.nnodes)},
       {"node_rank", i64(c.node_rank)},
       {"dist_init_addr", c.dist_init_addr.empty() ? FactValue{nullptr} : FactValue{c.dist_init_addr}},
@@ -44,7 +45,7 @@ std::vector<Fact> server_args(const Deployment& d) {
       {"speculative_num_draft_tokens", s.enabled ? i64(s.num_draft_tokens) : opt_int(c.speculative_num_draft_tokens)},
       {"speculative_adaptive", c.speculative_adaptive},
       {"max_total_tokens", c.max_total_tokens ? i64(*c.max_total_tokens) : FactValue{nullptr}},
-      {"max_total_num_tokens", i64(d.memory.max_total_num_tokens)},
+      {"max_total_num_tokens", i64(d.memory.rank_pool_tokens)},  // one DP attention rank's, as SGLang
       {"max_req_input_len", i64(d.max_req_input_len)},
   };
 }
@@ -63,6 +64,8 @@ std::vector<Fact> sim_block(const Deployment& d) {
       {"weight_gb_per_gpu", (m.weight_bytes + m.draft_weight_bytes) / 1e9},
       {"kv_bytes_per_token_per_gpu", m.kv_bytes_per_token},
       {"kv_pool_gb_per_gpu", m.kv_pool_bytes / 1e9},
+      {"kv_pool_tokens_all_ranks", m.max_total_num_tokens},
+      {"attention_dp", std::int64_t{d.attention_dp()}},
       {"host_pool_tokens", m.host_pool_tokens},
       {"bandwidth_efficiency", e.bandwidth},
       {"mfu", e.mfu},

@@ -82,11 +82,19 @@ double PerfModel::experts_hit_per_rank(double tokens) const {
   return hit;
 }
 
+double PerfModel::attention_share(const BatchShape& b) const {
+  const int dp = m_d.attention_dp();
+  if (dp <= 1) return 1;
+  const auto n = b.decode_requests + b.prefill_chunks;
+  if (n <= 0) return 1.0 / dp;
+  return std::ceil(static_cast<double>(n) / dp) / static_cast<double>(n);
+}
+
 double PerfModel::weight_bytes_read(double tokens) const {
   if (tokens <= 0) return 0;
   const auto& m = m_d.model;
   const double tp = m_d.config.tp_size, f = m_stage_fraction;
-  const double attn = m.layers * (m_p.attention_sharded * m.weight_dtype_bytes / tp +
+  const double attn = m.layers * (m_p.attention_sharded * m.weight_dtype_bytes / m_d.attention_tp() +
                                   m_p.attention_replicated * m.replicated_dtype_bytes);
   const double dense = m_p.dense_layers * m_p.dense_mlp * m.weight_dtype_bytes / tp;
   // EP: a rank holds E/ep whole experts sliced by tp/ep; shared experts are sliced by TP on every rank.
@@ -100,28 +108,31 @@ double PerfModel::weight_bytes_read(double tokens) const {
 
 double PerfModel::kv_bytes_read(const BatchShape& b) const {
   const auto& mem = m_d.memory;
-  return mem.layers_per_stage * ((b.decode_kv_tokens + b.prefill_kv_tokens) * mem.kv_bytes_per_token_layer +
-                                 (b.decode_full_ctx + b.prefill_kv_tokens) * mem.index_bytes_per_token_layer);
+  return attention_share(b) * mem.layers_per_stage *
+         ((b.decode_kv_tokens + b.prefill_kv_tokens) * mem.kv_bytes_per_token_layer +
+          (b.decode_full_ctx + b.prefill_kv_tokens) * mem.index_bytes_per_token_layer);
 }
 
 double PerfModel::flops(const BatchShape& b) const {
   const auto& m = m_d.model;
   const auto& a = m.attention;
   const double tp = m_d.config.tp_size, f = m_stage_fraction;
-  const double per_token = f * (m.layers * (m_p.attention_sharded / tp + m_p.attention_replicated) +
-                                m_p.dense_layers * m_p.dense_mlp / tp +
-                                m_p.moe_layers * (m_p.experts_per_token + m_p.shared_experts) * m_p.expert / tp);
+  const double atp = m_d.attention_tp(), share = attention_share(b);  // DP attention: this rank's part
+  const double attention = f * m.layers * (m_p.attention_sharded / atp + m_p.attention_replicated);
+  const double mlp = f * (m_p.dense_layers * m_p.dense_mlp / tp +
+                          m_p.moe_layers * (m_p.experts_per_token + m_p.shared_experts) * m_p.expert / tp);
   const double head = (m_p.lm_head > 0 ? m_p.lm_head : m_p.embedding) / tp / m_d.config.pp_size;
-  double total = 2.0 * static_cast<double>(b.tokens()) * per_token +
+  double total = 2.0 * static_cast<double>(b.tokens()) * (share * attention + mlp) +
                  2.0 * static_cast<double>(b.decode_tokens + b.prefill_chunks) * head;
   // Attention per (query, key) pair and head: 2 * (d_qk + d_v). MLA decode runs absorbed on the latent.
   const bool mla = a.kind == AttentionKind::mla;
   const double decode_dims = mla ? 2.0 * a.kv_lora_rank + a.qk_rope_head_dim : 2.0 * a.head_dim;
   const double prefill_dims = mla ? 1.0 * a.qk_nope_head_dim + a.qk_rope_head_dim + a.v_head_dim : 2.0 * a.head_dim;
   const double layers = m_d.memory.layers_per_stage;
-  total += layers * 2.0 * (a.heads / tp) * (decode_dims * b.decode_attn_pairs + prefill_dims * b.prefill_attn_pairs);
+  total += share * layers * 2.0 * (a.heads / atp) *
+           (decode_dims * b.decode_attn_pairs + prefill_dims * b.prefill_attn_pairs);
   if (a.sparse) {  // the indexer is replicated on every TP rank and scores the full context (its DCP shard)
-    total += layers * 2.0 * a.sparse->index_heads * a.sparse->index_head_dim *
+    total += share * layers * 2.0 * a.sparse->index_heads * a.sparse->index_head_dim *
              (b.decode_index_pairs + b.prefill_index_pairs) / m_d.config.dcp_size;
   }
   return total;
@@ -163,7 +174,13 @@ Nanos PerfModel::communication(const BatchShape& b) const {
   const double tokens = static_cast<double>(b.tokens());
   const double activation = tokens * static_cast<double>(m_d.model.hidden_size) * 2.0;  // BF16 hidden states
   Nanos t{0};
-  t += 2 * m_d.memory.layers_per_stage * all_reduce(activation, c.tp_size);  // after attention and after the MLP
+  const double share = attention_share(b);
+  if (m_d.attention_dp() == 1) {
+    t += 2 * m_d.memory.layers_per_stage * all_reduce(activation, c.tp_size);  // after attention and after the MLP
+  } else {  // DP attention: reduce within the attention group, gather all tokens for the MLP, scatter back
+    t += m_d.memory.layers_per_stage *
+         (all_reduce(activation * share, m_d.attention_tp()) + 2 * all_gather(activation, c.tp_size));
+  }
   if (c.ep_size > 1) {  // dispatch + combine of top-k copies per MoE layer
     const double layers = m_stage_fraction * m_p.moe_layers;
     const Nanos one = all_reduce(activation * m_p.experts_per_token / 2.0, c.ep_size);
@@ -174,9 +191,10 @@ Nanos PerfModel::communication(const BatchShape& b) const {
     const bool mla = a.kind == AttentionKind::mla;
     const double q_dims = mla ? a.kv_lora_rank + a.qk_rope_head_dim : a.head_dim;  // absorbed MLA query
     const double out_dims = (mla ? a.kv_lora_rank : a.head_dim) + 2.0;           // partial output + FP32 LSE
-    const double heads = static_cast<double>(a.heads) / c.tp_size * c.dcp_size;  // heads the group shares
-    const Nanos one = all_gather(tokens * heads * q_dims * 2.0, c.dcp_size) +
-                      all_gather(tokens * heads * out_dims * 2.0, c.dcp_size);  // reduce-scatter: same ring
+    const double heads = static_cast<double>(a.heads) / m_d.attention_tp() * c.dcp_size;  // heads the group shares
+    const double attended = tokens * share;  // this DP attention rank's tokens
+    const Nanos one = all_gather(attended * heads * q_dims * 2.0, c.dcp_size) +
+                      all_gather(attended * heads * out_dims * 2.0, c.dcp_size);  // reduce-scatter: same ring
     t += m_d.memory.layers_per_stage * one;
   }
   if (c.pp_size > 1) {  // hand the hidden states to the next stage
@@ -217,7 +235,10 @@ StepCost PerfModel::stage_time(const BatchShape& b) const {
   c.memory = seconds(bytes / (hw.hbm_tbs * 1e12 * e.bandwidth));
   c.compute = seconds(flops(b) / (hw.tensor_flops(m_d.model.weight_gemm) * e.mfu));
   c.communication = communication(b);
-  c.overhead = e.step_overhead + b.decode_requests * e.per_sequence + b.new_requests * e.per_request;
+  // DP attention: every rank runs its own scheduler over its share of the sequences, in parallel; the
+  // per-request work (HTTP, tokenizer) stays in the one front process.
+  const auto dp = m_d.attention_dp();
+  c.overhead = e.step_overhead + (b.decode_requests + dp - 1) / dp * e.per_sequence + b.new_requests * e.per_request;
   if (!b.cuda_graph) c.overhead += m_d.memory.layers_per_stage * e.eager_layer;
   c.draft = draft_time(b);
   c.host_load = seconds(static_cast<double>(b.host_load_tokens) * m_d.memory.kv_bytes_per_token /

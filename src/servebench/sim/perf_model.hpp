@@ -64,6 +64,9 @@ class PerfModel {
     Nanos node_latency;  // extra α per pass over the node boundaries it crosses
   };
   Ring ring(int ranks) const;
+  // DP attention: the fraction of the step's attention work on the busiest rank (requests spread
+  // evenly: ceil(n / dp) / n); 1 without DP attention.
+  double attention_share(const BatchShape& b) const;
   double weight_bytes_read(double tokens) const;
   double kv_bytes_read(const BatchShape& b) const;
   double flops(const BatchShape& b) const;

@@ -18,13 +18,13 @@ std::vector<wire::InfoField> info_fields(const std::vector<Fact>& facts, const F
   return out;
 }
 
-// The simulator has one DP rank.
+// One DP rank's state (with DP attention the ranks are alike: the pool and the cap split evenly).
 wire::SglangRankState rank_state(const Deployment& d, const ServerStats& stats) {
   wire::SglangRankState rank;
   rank.weight_gb = (d.memory.weight_bytes + d.memory.draft_weight_bytes) / 1e9;
   rank.kvcache_gb = d.memory.kv_pool_bytes / 1e9;
-  rank.token_capacity = d.memory.max_total_num_tokens;
-  rank.effective_max_running_requests = d.max_running_requests;
+  rank.token_capacity = d.memory.rank_pool_tokens;
+  rank.effective_max_running_requests = d.max_running_requests / d.attention_dp();
   rank.last_gen_throughput = stats.gen_throughput;
   if (d.spec.enabled) rank.avg_spec_accept_length = stats.accept_length;
   return rank;

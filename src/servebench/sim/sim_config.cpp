@@ -13,7 +13,17 @@ util::Result<void> validate_parallel(const SimConfig& c) {
   if (c.dcp_size < 1 || c.tp_size % c.dcp_size != 0) {
     return bad(fmt::format("--dcp-size {} must be >= 1 and divide --tp-size {}", c.dcp_size, c.tp_size));
   }
-  if (c.dp_size != 1) return bad("--dp-size > 1 is not modelled by the simulator (run one server per replica)");
+  if (c.dp_size != 1 && !c.enable_dp_attention) {
+    return bad("--dp-size > 1 without --enable-dp-attention (replicas behind a router) is not modelled by the simulator "
+               "(run one server per replica)");
+  }
+  if (c.enable_dp_attention && c.tp_size % c.dp_size != 0) {
+    return bad(fmt::format("--enable-dp-attention needs --dp-size {} to divide --tp-size {}", c.dp_size, c.tp_size));
+  }
+  if (c.enable_dp_attention && (c.tp_size / c.dp_size) % c.dcp_size != 0) {
+    return bad(fmt::format("--dcp-size {} must divide the attention TP size {} (--tp-size / --dp-size)", c.dcp_size,
+                           c.tp_size / c.dp_size));
+  }
   if (c.nnodes < 1) return bad("--nnodes must be >= 1");
   if (c.node_rank < 0 || c.node_rank >= c.nnodes) return bad(fmt::format("--node-rank must be in 0..{}", c.nnodes - 1));
   if ((c.tp_size * c.pp_size) % c.nnodes != 0) {

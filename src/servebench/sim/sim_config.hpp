@@ -51,6 +51,11 @@ struct SimConfig {
   // (MLA's one latent head, GQA heads replicated when kv_heads < tp) hold 1/dcp of every request's
   // tokens instead; attention combines the partial results (docs/sim.md "Decode context parallelism").
   int dcp_size = 1;
+  // DP attention (--enable-dp-attention with --dp-size D): attention runs data-parallel in D groups of
+  // tp / D ranks, each with its own requests and KV pool; the MLP/MoE stays tensor/expert parallel over
+  // all tp ranks. The GPUs are tp x pp (docs/sim.md "DP attention"). --dp-size > 1 without it (whole
+  // replicas behind a router) is not modelled.
+  bool enable_dp_attention = false;
   // Multi-node (--nnodes, --node-rank, --dist-init-addr): the GPUs split evenly over the nodes, and
   // a collective whose group spans nodes runs at the card's inter-node bandwidth. Rank 0 serves;
   // the other ranks only join (serve-sim prints one line and waits to be stopped).

@@ -243,3 +243,56 @@ TEST(PerfModel, DecodeContextParallelismNeedsCopiesOfTheKvToSplit) {
   ASSERT_FALSE(odd);
   EXPECT_NE(odd.error().message.find("--dcp-size 3"), std::string::npos) << odd.error().message;
 }
+
+TEST(PerfModel, DpAttentionShardsAttentionPerGroupAndGathersTokensForTheMlp) {
+  SimConfig c;  // GLM-5.3-Flash on 4 x GB300, TP4 EP4, with and without --enable-dp-attention --dp-size 4
+  c.model = "glm-5.3-flash";
+  c.hardware = "gb300";
+  c.tp_size = 4;
+  c.ep_size = 4;
+  c.kv_cache_dtype = KvCacheDtype::fp8_e4m3;
+  const auto base = make_deployment(c).value();
+  c.dp_size = 4;
+  c.enable_dp_attention = true;
+  const auto dp = make_deployment(c).value();
+  EXPECT_EQ(dp.gpus(), 4);
+  EXPECT_EQ(dp.attention_tp(), 1);
+  // Weights: every rank holds all of attention (its group has one rank); the MLP stays sharded.
+  const double attention = dp.params.attention_sharded * dp.model.layers * dp.model.weight_dtype_bytes;
+  EXPECT_NEAR(dp.memory.weight_bytes - base.memory.weight_bytes, attention * (1 - 1 / 4.0), 1e3);
+  // KV: a rank holds only its own requests' MLA latent, so the four pools add up.
+  EXPECT_EQ(dp.memory.max_total_num_tokens, 4 * dp.memory.rank_pool_tokens);
+  EXPECT_DOUBLE_EQ(dp.memory.kv_bytes_per_token, base.memory.kv_bytes_per_token);
+  EXPECT_GT(dp.memory.max_total_num_tokens, 3 * base.memory.max_total_num_tokens);
+  const PerfModel pb(base), pd(dp);
+  BatchShape b;
+  for (int i = 0; i < 64; ++i) pb.add_decode(b, 65536, 1);
+  // Communication: no attention all-reduce (groups of one rank); an all-gather of the step's hidden
+  // states before the MLP and a reduce-scatter after it, instead of two all-reduces.
+  const double activation = 64 * static_cast<double>(dp.model.hidden_size) * 2.0;
+  const Nanos ar = pb.all_reduce(activation, 4), ag = pd.all_gather(activation, 4);
+  const int layers = dp.model.layers;
+  EXPECT_EQ(pd.stage_time(b).communication - pb.stage_time(b).communication, layers * (2 * ag) - 2 * layers * ar);
+  // 64 long-context requests over four ranks: each reads the KV and indexer keys of 16.
+  EXPECT_LT(pd.stage_time(b).memory, pb.stage_time(b).memory);
+  // One request runs on one rank: nothing to split, and the replicated attention weights cost more.
+  BatchShape one;
+  pb.add_decode(one, 4096, 1);
+  EXPECT_GT(pd.stage_time(one).memory, pb.stage_time(one).memory);
+}
+
+TEST(PerfModel, DpSizeWithoutDpAttentionOrNotDividingTpIsRefused) {
+  SimConfig c;
+  c.model = "glm-5.3-flash";
+  c.hardware = "gb300";
+  c.tp_size = 4;
+  c.dp_size = 2;  // replicas behind a router: not modelled
+  auto replicas = make_deployment(c);
+  ASSERT_FALSE(replicas);
+  EXPECT_NE(replicas.error().message.find("--enable-dp-attention"), std::string::npos) << replicas.error().message;
+  c.enable_dp_attention = true;
+  c.dp_size = 3;
+  auto odd = make_deployment(c);
+  ASSERT_FALSE(odd);
+  EXPECT_NE(odd.error().message.find("--dp-size 3"), std::string::npos) << odd.error().message;
+}

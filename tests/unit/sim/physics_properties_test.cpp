@@ -1,6 +1,9 @@
 // Physics sanity properties that hold for any real serving engine, checked on several deployments
 // (dense and MoE, one and several GPUs): the simulator may be off in absolute terms, but never in
 // these directions (docs/sim.md "Physics sanity properties").
+#include <tuple>
+#include <utility>
+
 #include <gtest/gtest.h>
 
 #include "closed_loop.hpp"
@@ -131,6 +134,30 @@ TEST(PhysicsProperties, MoreDecodeContextParallelismNeverMoreKvPerGpuNorFewerTok
       EXPECT_LE(d.memory.kv_bytes_per_token, prev_kv) << model << " DCP" << dcp;
       EXPECT_GE(d.memory.max_total_num_tokens, prev_pool) << model << " DCP" << dcp;
       prev_kv = d.memory.kv_bytes_per_token, prev_pool = d.memory.max_total_num_tokens;
+    }
+  }
+}
+
+TEST(PhysicsProperties, DpAttentionHoldsMoreMlaTokensButNeverReadsLessForOneRequest) {
+  for (const auto& [model, hw, tp] : {std::tuple{"glm-5.3-flash", "gb300", 4}, std::tuple{"deepseek-v3", "b300", 8}}) {
+    SimConfig s;
+    s.model = model;
+    s.hardware = hw;
+    s.tp_size = tp;
+    s.ep_size = tp;
+    s.kv_cache_dtype = KvCacheDtype::fp8_e4m3;
+    const auto base = make_deployment(s).value();
+    s.dp_size = tp;
+    s.enable_dp_attention = true;
+    const auto dp = make_deployment(s).value();
+    // MLA's latent is replicated on every TP rank; DP attention stores each request once.
+    EXPECT_GE(dp.memory.max_total_num_tokens, base.memory.max_total_num_tokens) << model;
+    for (std::int64_t ctx : {1024, 32768}) {
+      const PerfModel pb(base), pd(dp);
+      BatchShape b;
+      pb.add_decode(b, ctx, 1);
+      // One request lives on one rank, which holds all of attention's weights instead of 1/tp.
+      EXPECT_GE(pd.stage_time(b).memory, pb.stage_time(b).memory) << model << " context " << ctx;
     }
   }
 }
