@@ -1,7 +1,12 @@
 // `servebench sim validate POINTS [--sim-overrides YAML] [--loco] [--json]` and
 // `servebench sim calibrate POINTS -o OVERRIDES.yaml [--only-concurrency C] [--fit k1,k2,...]`
 // (docs/sim.md "sim validate and sim calibrate"). POINTS is a benchmark-row JSONL
-// (data/calibration/*.jsonl layout). Exit 2 on unreadable points or a point the cards cannot represent.
+// (data/calibration/*.jsonl layout) or a campaign run directory (its ledger's points, each arm's
+// launch command read as serve-sim reads it; --hw/--model fill in what a real engine's command
+// does not say). Exit 2 on unreadable points or a point the cards cannot represent.
+#include <filesystem>
+#include <algorithm>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -10,6 +15,10 @@
 #include <fmt/format.h>
 
 #include "servebench/cli/command.hpp"
+#include "servebench/cli/serve_sim_parser.hpp"
+#include "servebench/results/ledger.hpp"
+#include "servebench/results/run_layout.hpp"
+#include "servebench/results/server_facts_file.hpp"
 #include "servebench/sim/calibration.hpp"
 #include "servebench/sim/validation.hpp"
 #include "servebench/util/file_io.hpp"
@@ -19,7 +28,7 @@ namespace servebench::cli {
 namespace {
 
 struct SimArgs {
-  std::string points, overrides, output, fit;
+  std::string points, overrides, output, fit, hw, model;
   bool json = false, loco = false;
   std::vector<int> only_concurrency;
 };
@@ -42,6 +51,89 @@ std::vector<sim::KnobBounds> knobs_of(const std::string& fit) {
   return out;
 }
 
+// The serve-sim arguments of a launch command: the words after `serve-sim`, `sglang.launch_server`
+// or `sglang serve` (SGLang's flags are serve-sim's), with --hw/--model added when it lacks them.
+util::Result<std::vector<std::string>> launch_args(const std::string& launch, const SimArgs& a, const std::string& arm) {
+  auto words = util::shell_split(launch);
+  if (!words) return std::unexpected(words.error());
+  std::size_t start = 0;
+  bool simulated = false;
+  for (std::size_t i = 0; i < words->size() && start == 0; ++i) {
+    const std::string& w = (*words)[i];
+    if (w == "serve-sim") start = i + 1, simulated = true;
+    if (w == "sglang.launch_server") start = i + 1;
+    if ((w == "sglang" || w.ends_with("/sglang")) && i + 1 < words->size() && (*words)[i + 1] == "serve") start = i + 2;
+  }
+  if (start > 0 && !simulated && a.hw.empty()) {  // never a default GPU for a measurement made on real ones
+    return util::failf(util::ErrorKind::bad_input, "arm '{}' ran SGLang: give --hw (the card of the GPUs it ran on)",
+                       arm);
+  }
+  if (start == 0) {
+    return util::failf(util::ErrorKind::bad_input,
+                       "arm '{}': its launch is neither serve-sim nor SGLang ({}); the simulator reads SGLang's flags "
+                       "only", arm, launch);
+  }
+  std::vector<std::string> args(words->begin() + static_cast<std::ptrdiff_t>(start), words->end());
+  for (auto& w : args) {
+    if (auto at = w.find("{port}"); at != std::string::npos) w.replace(at, 6, "0");
+  }
+  const auto has = [&](std::string_view flag) { return std::find(args.begin(), args.end(), flag) != args.end(); };
+  if (!a.hw.empty() && !has("--hw")) args.insert(args.end(), {"--hw", a.hw});
+  if (!a.model.empty() && !has("--model")) args.insert(args.end(), {"--model", a.model});
+  return args;
+}
+
+// Every closed-loop, cold-cache, ok point of a run directory's ledger (the last record per point;
+// each repeat is its own point), with the arm's deployment as serve-sim would build it.
+util::Result<std::vector<sim::MeasuredPoint>> run_points(const std::filesystem::path& dir, const SimArgs& a) {
+  const results::RunLayout layout(dir);
+  auto ledger = results::read_ledger(layout.ledger());
+  if (!ledger) return std::unexpected(ledger.error());
+  std::vector<sim::MeasuredPoint> out;
+  std::map<std::string, sim::SimConfig> arms;
+  for (const auto& r : ledger->latest()) {
+    if (r.status != results::PointStatus::ok || r.request_rate || r.completed == 0) continue;
+    if (r.cache.hit_rate && *r.cache.hit_rate > 0.05) continue;  // the replay sends unique prompts
+    if (!arms.contains(r.arm)) {
+      auto facts = results::read_server_facts(layout.server_facts(r.arm));
+      if (!facts) return std::unexpected(facts.error());
+      if (!*facts || (*facts)->launch.empty()) {
+        return util::failf(util::ErrorKind::bad_input, "{}: arm '{}' has no launch command in {}", dir.string(), r.arm,
+                           layout.server_facts(r.arm).string());
+      }
+      auto args = launch_args((*facts)->launch, a, r.arm);
+      if (!args) return std::unexpected(args.error());
+      auto launch = parse_serve_sim_args(*args);
+      if (!launch) {
+        return util::failf(util::ErrorKind::bad_input, "arm '{}': {} (give --hw/--model for a real engine's launch)",
+                           r.arm, launch.error().message);
+      }
+      arms.emplace(r.arm, launch->deployment.config);
+    }
+    sim::MeasuredPoint p;
+    p.source = dir.string() + " arm " + r.arm;
+    p.label = fmt::format("{} {} C{}{}", r.arm, r.scenario, r.concurrency, r.repeat ? fmt::format(" #{}", *r.repeat) : "");
+    p.config = arms.at(r.arm);
+    p.isl = r.isl;
+    p.osl = r.osl;
+    p.concurrency = static_cast<int>(r.concurrency);
+    p.num_prompts = static_cast<int>(r.num_prompts);
+    p.accept_length = r.accept_length;
+    p.ttft_ms = r.ttft_ms.mean;
+    p.tpot_ms = r.tpot_ms.mean;
+    p.total_tok_s_per_gpu = r.throughput.total_tok_per_s_per_gpu;
+    p.output_tok_s = r.throughput.output_tok_per_s;
+    out.push_back(std::move(p));
+  }
+  if (out.empty()) return util::failf(util::ErrorKind::bad_input, "{}: no closed-loop, cold-cache, ok point in its ledger", dir.string());
+  return out;
+}
+
+util::Result<std::vector<sim::MeasuredPoint>> read_points(const SimArgs& a) {
+  if (std::filesystem::is_directory(a.points)) return run_points(a.points, a);
+  return sim::read_measured_points(a.points);
+}
+
 std::vector<sim::MeasuredPoint> keep(const std::vector<sim::MeasuredPoint>& points, const std::set<int>& drop_c,
                                      bool invert) {
   std::vector<sim::MeasuredPoint> out;
@@ -52,7 +144,7 @@ std::vector<sim::MeasuredPoint> keep(const std::vector<sim::MeasuredPoint>& poin
 }
 
 int run_validate(const SimArgs& a) {
-  const auto points = unwrap(sim::read_measured_points(a.points));
+  const auto points = unwrap(read_points(a));
   const auto o = load_overrides(a.overrides);
   std::vector<sim::Validation> folds;
   folds.push_back(unwrap(sim::validate(points, o)));
@@ -92,7 +184,7 @@ int run_validate(const SimArgs& a) {
 
 int run_calibrate(const SimArgs& a) {
   if (a.output.empty()) throw CommandError(k_exit_bad_input, "sim calibrate needs -o/--output FILE.yaml");
-  auto points = unwrap(sim::read_measured_points(a.points));
+  auto points = unwrap(read_points(a));
   if (!a.only_concurrency.empty()) {
     points = keep(points, std::set<int>(a.only_concurrency.begin(), a.only_concurrency.end()), true);
     if (points.empty()) throw CommandError(k_exit_bad_input, "--only-concurrency leaves no measured point");
@@ -122,14 +214,20 @@ void add_sim(CLI::App& app, CommandFn& selected) {
   cmd->require_subcommand(1);
   auto va = std::make_shared<SimArgs>();
   auto* v = cmd->add_subcommand("validate", "predict each measured point; error per point and per metric");
-  v->add_option("points", va->points, "benchmark-row JSONL (data/calibration/*.jsonl layout)")->required();
+  v->add_option("points", va->points, "benchmark-row JSONL (data/calibration/*.jsonl layout) or a run directory")
+      ->required();
+  v->add_option("--hw", va->hw, "hardware card for a run directory's real-engine arms (their launch does not say)");
+  v->add_option("--model", va->model, "model card when the arms' --model-path does not pick one");
   v->add_option("--sim-overrides", va->overrides, "card-override YAML (from sim calibrate)");
   v->add_flag("--loco", va->loco, "add a leave-one-concurrency-out fold (calibrates once per concurrency)");
   v->add_flag("--json", va->json, "JSON instead of Markdown tables");
   v->callback([&selected, va] { selected = [va] { return run_validate(*va); }; });
   auto ca = std::make_shared<SimArgs>();
   auto* c = cmd->add_subcommand("calibrate", "fit efficiency parameters to measured points; write an override YAML");
-  c->add_option("points", ca->points, "benchmark-row JSONL (data/calibration/*.jsonl layout)")->required();
+  c->add_option("points", ca->points, "benchmark-row JSONL (data/calibration/*.jsonl layout) or a run directory")
+      ->required();
+  c->add_option("--hw", ca->hw, "hardware card for a run directory's real-engine arms (their launch does not say)");
+  c->add_option("--model", ca->model, "model card when the arms' --model-path does not pick one");
   c->add_option("-o,--output", ca->output, "override YAML to write (for serve-sim --sim-overrides)")->required();
   c->add_option("--only-concurrency", ca->only_concurrency, "fit on the points of these concurrencies only");
   c->add_option("--fit", ca->fit, "comma list of parameters (default: all six)");
