@@ -1,7 +1,9 @@
-// `servebench sweep --slo … --search concurrency` against serve-sim: the boundary it finds is the
-// capacity the simulator itself reports (its max running requests: beyond it a request waits for a
-// whole batch to finish, so TTFT p90 jumps past the SLO), within one bisection step; every run is a
-// ledger point the report reads; `bench --slo` reports goodput under the same keys.
+// `servebench sweep --slo … --search concurrency|rate` against serve-sim: the boundary it finds is
+// the capacity the simulator itself has (concurrency: its max running requests, beyond which a
+// request waits for a whole batch to finish, so TTFT p90 jumps past the SLO; rate: those requests
+// over the time one takes), within one bisection step; every run is a ledger point the report
+// reads; `bench --slo` reports goodput under the same keys.
+#include <algorithm>
 #include <cmath>
 
 #include <boost/json.hpp>
@@ -25,14 +27,15 @@ struct SimServer {
   ChildProcess sim;
   std::string url;
 
-  SimServer(const std::string& name, std::vector<std::string> extra)
-      : dir(bench_temp_dir(name)), sim(args(std::move(extra)), {{}, dir / "sim_stdout.txt", dir / "sim_stderr.txt"}) {
+  SimServer(const std::string& name, std::vector<std::string> extra, double time_scale = 0.2)
+      : dir(bench_temp_dir(name)),
+        sim(args(std::move(extra), time_scale), {{}, dir / "sim_stdout.txt", dir / "sim_stderr.txt"}) {
     url = sim.wait_for_line("servebench serve-sim listening on ", 60s).value_or("");
     EXPECT_FALSE(url.empty()) << sim.stderr_text();
   }
-  static std::vector<std::string> args(std::vector<std::string> extra) {
+  static std::vector<std::string> args(std::vector<std::string> extra, double time_scale) {
     std::vector<std::string> a{"serve-sim", "--hw", "h200", "--model", "llama-3.1-8b", "--port", "0",
-                               "--sim-time-scale", "0.2"};
+                               "--sim-time-scale", fmt::format("{}", time_scale)};
     a.insert(a.end(), extra.begin(), extra.end());
     return testing::servebench_argv(a);
   }
@@ -121,6 +124,66 @@ TEST(SweepSim, ConcurrencyBoundaryIsTheSimulatorsCapacityWithinOneStep) {
   // The runs' own TTFT p90 against the load, with the SLO as a line (drawn in the HTML).
   EXPECT_NE(md.find("*Chart: slo-search: TTFT p90 vs concurrency, dashed line at SLO ttft p90 ≤ "), std::string::npos)
       << md;
+}
+
+// `--search rate`: open loop at a constant rate. The simulator serves at most N requests at once
+// (its max running requests, from /server_info) and, with mixed chunks, a request of fixed length
+// takes S whether it runs alone or in a full batch of N (decode steps are weight-read bound), so it
+// completes at most N / S requests per second: arrivals beyond that queue, and every further
+// request waits longer. S comes from a closed-loop run of N requests at once, not from the sweep.
+// The simulator runs in real time, so rates and latencies share one time base.
+TEST(SweepSim, RateBoundaryIsTheSimulatorsCapacityWithinOneStep) {
+  SimServer s("sweep_rate", {"--max-running-requests", "4", "--enable-mixed-chunk", "--tp-size", "4"}, 1.0);
+  ASSERT_FALSE(s.url.empty());
+  const auto n = static_cast<double>(util::json_int(s.server_info(), "max_running_requests").value_or(-1));
+  ASSERT_GE(n, 1);
+  auto probe = s.load_flags("64", "64");
+  probe.insert(probe.begin(), "bench");
+  for (const auto& f : {"--max-concurrency", "4", "--output-file", "probe.jsonl"}) probe.emplace_back(f);
+  probe[std::find(probe.begin(), probe.end(), "--num-prompts") - probe.begin() + 1] = "4";
+  const Finished measured = run_servebench(probe, s.dir);
+  ASSERT_EQ(measured.exit_code, 0) << measured.err;
+  const auto line = util::parse_json(util::trim(util::read_file(s.dir / "probe.jsonl").value_or("")), "probe");
+  ASSERT_TRUE(line && line->is_object());
+  const double e2e_s = number(line->as_object(), "mean_e2e_latency_ms") / 1000;
+  const double ttft_s = number(line->as_object(), "mean_ttft_ms") / 1000;
+  ASSERT_GT(e2e_s, 10 * ttft_s) << "a request's queueing could not be told from its prefill";
+  const double capacity = n / e2e_s;  // requests per second
+  // The SLO: a quarter of S on TTFT p90. Below the capacity a request starts at once (TTFT ≈ one
+  // step); 10 % above it the queue grows by 0.1 / 1.1 · S / N per request, so over 40 requests the
+  // p90 request waits about 0.8 S.
+  const double slo_ms = e2e_s * 1000 / 4;
+  std::vector<std::string> sweep{"sweep"};
+  auto load = s.load_flags("64", "64");
+  load.back() = "40";  // --num-prompts
+  sweep.insert(sweep.end(), load.begin(), load.end());
+  for (const auto& f : {"--search", "rate", "--arrival", "constant", "--max-runs", "12", "--rate-tolerance", "0.1",
+                        "--out", "run"}) {
+    sweep.emplace_back(f);
+  }
+  for (const std::string& f : {std::string("--low"), fmt::format("{:.4f}", capacity * 0.6), std::string("--high"),
+                               fmt::format("{:.4f}", capacity * 4), std::string("--slo"),
+                               fmt::format("ttft_p90_ms={:.3f}", slo_ms)}) {
+    sweep.push_back(f);
+  }
+  const Finished r = run_servebench(sweep, s.dir, 300s);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json::object result = read_json_file(s.dir / "run/slo_search.json");
+  ASSERT_TRUE(result.at("boundary").is_number() && result.at("first_miss").is_number()) << r.out;
+  const double boundary = result.at("boundary").to_number<double>();
+  const double step = result.at("step").to_number<double>();
+  EXPECT_TRUE(result.at("converged").as_bool()) << r.out;
+  EXPECT_LE(step, 0.1 * boundary * (1 + 1e-9));
+  EXPECT_LE(std::abs(boundary - capacity), step) << "capacity " << capacity << " req/s\n" << r.out;
+  // Every run is an open-loop ledger point at its rate, met exactly when the search took it as met.
+  const auto ledger = read_run_ledger(s.dir / "run");
+  const auto& runs = result.at("runs").as_array();
+  ASSERT_EQ(ledger.records.size(), runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    ASSERT_TRUE(ledger.records[i].request_rate.has_value());
+    EXPECT_DOUBLE_EQ(*ledger.records[i].request_rate, runs[i].at("load").to_number<double>());
+    EXPECT_EQ(ledger.records[i].extra.at("slo").at("met").as_bool(), runs[i].at("met").as_bool());
+  }
 }
 
 TEST(SweepSim, BenchSloReportsGoodputPerRequest) {
