@@ -2,9 +2,10 @@
 // the capacity the simulator itself has (concurrency: its max running requests, beyond which a
 // request waits for a whole batch to finish, so TTFT p90 jumps past the SLO; rate: those requests
 // over the time one takes), within one bisection step; every run is a ledger point the report
-// reads; `bench --slo` reports goodput under the same keys.
+// reads; a killed sweep resumes from its ledger; `bench --slo` reports goodput under the same keys.
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 
 #include <boost/json.hpp>
 #include <fmt/format.h>
@@ -184,6 +185,82 @@ TEST(SweepSim, RateBoundaryIsTheSimulatorsCapacityWithinOneStep) {
     EXPECT_DOUBLE_EQ(*ledger.records[i].request_rate, runs[i].at("load").to_number<double>());
     EXPECT_EQ(ledger.records[i].extra.at("slo").at("met").as_bool(), runs[i].at("met").as_bool());
   }
+}
+
+// A sweep killed (kill -9) mid-search and rerun with the same --out goes on where it stopped: the
+// runs the ledger holds are taken as recorded, none is measured twice, none is lost; a rerun with
+// other settings is refused and touches nothing.
+TEST(SweepSim, AKilledSweepResumesWithoutLosingOrRepeatingARun) {
+  SimServer s("sweep_resume", {"--max-running-requests", "3"});
+  ASSERT_FALSE(s.url.empty());
+  std::vector<std::string> sweep{"sweep"};
+  const auto load = s.load_flags("64", "128");
+  sweep.insert(sweep.end(), load.begin(), load.end());
+  // An SLO every run meets: the search doubles up to --high, a run count known in advance
+  // (1, 2, 4, 8, 16), and C=16 (32 requests) is long enough to be killed in.
+  for (const auto& f : {"--search", "concurrency", "--low", "1", "--high", "16", "--max-runs", "8", "--out", "run",
+                        "--slo", "e2e_p99_ms=1000000"}) {
+    sweep.emplace_back(f);
+  }
+  const auto ledger_path = s.dir / "run/ledger.jsonl";
+  const auto records = [&] { return results::read_ledger(ledger_path).value_or(results::Ledger{}).records.size(); };
+  {
+    ChildProcess first = start_in(sweep, s.dir, "first");
+    ASSERT_TRUE(wait_until([&] { return records() >= 3 || first.wait_exit(0ms).has_value(); }, 120s)) << first.stderr_text();
+    ASSERT_FALSE(first.wait_exit(0ms).has_value()) << "the sweep ended before it could be killed: " << first.stdout_text();
+    first.signal(SIGKILL);
+    ASSERT_TRUE(first.wait_exit(10s));
+  }
+  const std::size_t before = records();
+  ASSERT_GE(before, 3u);
+  ASSERT_LT(before, 5u);
+  const std::string recorded = util::read_file(ledger_path).value_or("");
+
+  const Finished resumed = run_servebench(sweep, s.dir, 120s, "resumed");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  EXPECT_NE(resumed.out.find(fmt::format("resuming run: {} run{} recorded", before, before == 1 ? "" : "s")),
+            std::string::npos)
+      << resumed.out;
+  for (std::size_t i = 1; i <= before; ++i) {
+    EXPECT_NE(resumed.out.find(fmt::format("[{}] concurrency {}: SLO met (recorded)", i, 1 << (i - 1))),
+              std::string::npos)
+        << resumed.out;
+  }
+  // The ledger: what was recorded stays as it was, then the rest; runs 1..5 each once, at the loads
+  // the search asks for, each with its per-request records.
+  const std::string after = util::read_file(ledger_path).value_or("");
+  EXPECT_EQ(after.substr(0, recorded.size()), recorded);
+  const auto ledger = read_run_ledger(s.dir / "run");
+  const json::object result = read_json_file(s.dir / "run/slo_search.json");
+  EXPECT_EQ(result.at("state").as_string(), "done");
+  EXPECT_EQ(result.at("boundary").to_number<double>(), 16);
+  ASSERT_EQ(ledger.records.size(), 5u) << after;
+  ASSERT_EQ(result.at("runs").as_array().size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) {
+    const auto& p = ledger.records[i];
+    EXPECT_EQ(p.extra.at("search").at("run").to_number<std::int64_t>(), static_cast<std::int64_t>(i + 1));
+    EXPECT_EQ(p.concurrency, std::int64_t{1} << i);
+    EXPECT_TRUE(std::filesystem::exists(s.dir / fmt::format("run/requests/server/slo-search/search-{}.jsonl", i + 1)));
+  }
+  // A finished sweep rerun measures nothing.
+  const Finished again = run_servebench(sweep, s.dir, 120s, "again");
+  ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+  EXPECT_EQ(util::read_file(ledger_path).value_or(""), after);
+  EXPECT_NE(again.out.find("[5] concurrency 16: SLO met (recorded)"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("SLO boundary: concurrency 16"), std::string::npos) << again.out;
+  // Other settings: refused, naming what differs; nothing written.
+  auto other = sweep;
+  *std::find(other.begin(), other.end(), "16") = "32";  // --high
+  const Finished refused = run_servebench(other, s.dir, 120s, "refused");
+  EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("--high: recorded 16 → now 32"), std::string::npos) << refused.err;
+  EXPECT_EQ(util::read_file(ledger_path).value_or(""), after);
+  // A ledger without the settings it was measured with (another tool's directory) is no sweep to resume.
+  std::filesystem::remove(s.dir / "run/slo_search.json");
+  const Finished unknown = run_servebench(sweep, s.dir, 120s, "unknown");
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.out << unknown.err;
+  EXPECT_NE(unknown.err.find("holds a ledger but no sweep settings"), std::string::npos) << unknown.err;
+  EXPECT_EQ(util::read_file(ledger_path).value_or(""), after);
 }
 
 TEST(SweepSim, BenchSloReportsGoodputPerRequest) {

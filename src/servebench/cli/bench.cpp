@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -26,6 +28,7 @@
 #include "servebench/util/file_io.hpp"
 #include "servebench/util/json_text.hpp"
 #include "servebench/util/process_limits.hpp"
+#include "servebench/util/strings.hpp"
 
 namespace servebench::cli {
 namespace {
@@ -410,6 +413,22 @@ int run_bench(const BenchFlags& f) {
   return k_exit_ok;
 }
 
+// The flags of a sweep that decide its runs, each as given or defaulted: what a resume must repeat.
+// Where the server is, how progress is shown and bench's own output files may change between the two.
+std::map<std::string, std::string> sweep_settings(const CLI::App& sweep) {
+  static const std::set<std::string> k_not_settings{
+      "--help",        "--base-url",    "--host",          "--port",         "--out",        "--api-key-env",
+      "--no-progress", "--output-file", "--output-format", "--output-details", "--per-request", "--tag"};
+  std::map<std::string, std::string> out;
+  for (const CLI::Option* o : sweep.get_options()) {
+    if (o->get_lnames().empty()) continue;
+    const std::string name = "--" + o->get_lnames().front();  // hidden options too (get_name() omits them)
+    if (k_not_settings.contains(name)) continue;
+    out[name] = o->count() > 0 ? util::join(o->results(), " ") : o->get_default_str();
+  }
+  return out;
+}
+
 }  // namespace
 
 void add_bench(CLI::App& app, CommandFn& selected) {
@@ -438,9 +457,10 @@ void add_bench(CLI::App& app, CommandFn& selected) {
       ->required();
   s->add_option("--arm", sweep->arm, "the arm name of the runs in the ledger")->capture_default_str();
   s->add_option("--scenario", sweep->scenario, "the scenario name of the runs in the ledger")->capture_default_str();
-  s->callback([&selected, sweep] {
-    selected = [sweep] {
+  s->callback([&selected, sweep, s] {
+    selected = [sweep, settings = sweep_settings(*s)] {
       SweepOptions o;
+      o.settings = settings;
       if (sweep->bench.slo.empty()) throw CommandError(k_exit_bad_input, "sweep needs --slo, e.g. --slo ttft_p99_ms=2000");
       o.slo = need(load::parse_slo(sweep->bench.slo));
       if (sweep->search != "concurrency" && sweep->search != "rate") {
