@@ -70,4 +70,9 @@ std::string format_count(std::int64_t v) {
   return fmt::format("{}{}", v < 0 ? "-" : "", group_thousands(fmt::format("{}", magnitude)));
 }
 
+std::string format_req_per_s(double v) {
+  if (!std::isfinite(v)) return std::string(k_missing);
+  return fmt::format("{:.6g}", v);
+}
+
 }  // namespace servebench::report

@@ -22,6 +22,9 @@ std::string format_ratio(double v);
 std::string format_rate(double v);
 // Speculative accept length (tokens per step): 2 decimals.
 std::string format_accept(double v);
+// Request rates (req/s, an open-loop load): up to 6 significant digits, trailing zeros dropped
+// ("13.5", "23.5602"), so a bisected rate reads as a number, not as its binary expansion.
+std::string format_req_per_s(double v);
 // Integer counts (tokens, requests, concurrency): thousands separators ("1,048,576").
 std::string format_count(std::int64_t v);
 // The building block: `decimals` digits after the point, thousands separators, half away from zero.

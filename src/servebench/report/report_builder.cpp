@@ -14,7 +14,7 @@ std::string scenario_title(const Scenario& s) {
 
 std::string level_label(std::int64_t concurrency, const std::optional<double>& rate) {
   if (!rate) return format_count(concurrency);
-  return fmt::format("{} @ {} req/s", format_count(concurrency), *rate);
+  return fmt::format("{} @ {} req/s", format_count(concurrency), format_req_per_s(*rate));
 }
 
 Document build_report(const CampaignSet& set, const Baseline* baseline, const ReportOptions& options) {

@@ -109,7 +109,9 @@ std::vector<SloRun> runs_of(const CampaignSet& set, std::size_t scenario) {
   return runs;
 }
 
-std::string load_text(bool by_rate, double v) { return by_rate ? fmt::format("{} req/s", v) : fmt::format("C={}", v); }
+std::string load_text(bool by_rate, double v) {
+  return by_rate ? format_req_per_s(v) + " req/s" : fmt::format("C={}", v);
+}
 
 struct Boundary {
   bool by_rate = false;

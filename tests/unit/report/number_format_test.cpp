@@ -41,3 +41,11 @@ TEST(NumberFormat, MissingValuesShowADash) {
   EXPECT_EQ(format_optional(std::nullopt, format_accept), k_missing);
   EXPECT_EQ(format_optional(3.456, format_accept), "3.46");
 }
+
+TEST(NumberFormat, RequestRatesKeepSixSignificantDigits) {
+  EXPECT_EQ(format_req_per_s(13.5), "13.5");
+  EXPECT_EQ(format_req_per_s(2), "2");
+  EXPECT_EQ(format_req_per_s(23.560225000000003), "23.5602");  // a bisected rate, not its binary expansion
+  EXPECT_EQ(format_req_per_s(0.125), "0.125");
+  EXPECT_EQ(format_req_per_s(std::nan("")), "—");
+}
