@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <deque>
 #include <limits>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -22,9 +21,64 @@ std::vector<std::int32_t> prompt_ids(const load::Prompt& p, const sim::Tokenizer
 }
 
 // One request in flight: its record so far and, when records are kept or streamed, its chunks.
+// Kept in a pool and reused, so the chunk storage of one request serves the next.
 struct Live {
   load::RequestRecord record;
   std::vector<load::ChunkMark> chunks;
+};
+
+// Engine request id -> index of its Live in the pool: open addressing with linear probing on the id's
+// low bits (ids are handed out in sequence, so the ids in flight rarely collide), backward-shift
+// deletion. Id 0 (never an engine id) marks an empty cell.
+class LiveIndex {
+ public:
+  static constexpr std::uint32_t k_none = ~0u;
+
+  std::uint32_t find(sim::RequestId id) const {
+    if (m_cells.empty()) return k_none;
+    for (std::size_t i = id & m_mask;; i = (i + 1) & m_mask) {
+      if (m_cells[i].id == id) return m_cells[i].value;
+      if (m_cells[i].id == 0) return k_none;
+    }
+  }
+  void insert(sim::RequestId id, std::uint32_t value) {
+    if ((m_size + 1) * 2 > m_cells.size()) grow();
+    std::size_t i = id & m_mask;
+    while (m_cells[i].id != 0) i = (i + 1) & m_mask;
+    m_cells[i] = {id, value};
+    ++m_size;
+  }
+  void erase(sim::RequestId id) {
+    std::size_t i = id & m_mask;
+    while (m_cells[i].id != id) i = (i + 1) & m_mask;
+    // Move later cells of the probe run back into the hole when their home is at or before it.
+    for (std::size_t j = (i + 1) & m_mask; m_cells[j].id != 0; j = (j + 1) & m_mask) {
+      const std::size_t home = m_cells[j].id & m_mask;
+      if (((j - home) & m_mask) >= ((j - i) & m_mask)) {
+        m_cells[i] = m_cells[j];
+        i = j;
+      }
+    }
+    m_cells[i] = {};
+    --m_size;
+  }
+
+ private:
+  struct Cell {
+    sim::RequestId id = 0;
+    std::uint32_t value = 0;
+  };
+  void grow() {
+    std::vector<Cell> old = std::move(m_cells);
+    m_cells.assign(std::max<std::size_t>(64, old.size() * 2), Cell{});
+    m_mask = m_cells.size() - 1;
+    m_size = 0;
+    for (const Cell& c : old) {
+      if (c.id != 0) insert(c.id, c.value);
+    }
+  }
+  std::vector<Cell> m_cells;
+  std::size_t m_mask = 0, m_size = 0;
 };
 
 class Driver {
@@ -101,40 +155,52 @@ class Driver {
     m_pending.pop_front();
     if (m_load.generate) m_load.generate(p.index, m_made);
     const load::Prompt& prompt = m_load.generate ? m_made : m_load.prompts[p.index];
-    sim::SimRequest r;
-    r.prompt = m_load.generate && !m_made.ids.empty() ? std::move(m_made.ids) : prompt_ids(prompt, m_engine.tokenizer());
+    std::vector<std::int32_t> encoded;  // only for a text prompt
+    if (prompt.ids.empty()) encoded = prompt_ids(prompt, m_engine.tokenizer());
+    const std::span<const std::int32_t> ids = prompt.ids.empty() ? std::span<const std::int32_t>(encoded) : prompt.ids;
     const std::int64_t max_tokens =
         m_load.max_tokens_cap ? std::min(prompt.output_tokens, *m_load.max_tokens_cap) : prompt.output_tokens;
-    r.sampling.max_tokens = max_tokens;
-    r.sampling.ignore_eos = m_load.ignore_eos;
-    if (m_load.ignore_eos) r.sampling.min_tokens = max_tokens;
-    r.sampling.temperature = m_load.temperature;
-    r.sampling.seed = m_load.seed;
-    Live live;
-    auto& rec = live.record;
+    sim::SamplingParams sampling;
+    sampling.max_tokens = max_tokens;
+    sampling.ignore_eos = m_load.ignore_eos;
+    if (m_load.ignore_eos) sampling.min_tokens = max_tokens;
+    sampling.temperature = m_load.temperature;
+    sampling.seed = m_load.seed;
+    const std::uint32_t slot = take_live();
+    auto& rec = m_pool[slot].record;
     rec.index = p.index;
     rec.intended = p.due;
     rec.released = p.sent;
     rec.sent = rec.written = p.sent;
     rec.input_tokens_planned = prompt.input_tokens;
     rec.output_tokens_requested = max_tokens;
-    auto id = m_engine.submit(std::move(r));
+    auto id = m_engine.submit(ids, std::move(sampling));
     if (!id) {
       rec.error = load::RequestError::http_status;
       rec.http_status = 400;
       rec.error_message = id.error().message;
       rec.done = p.sent;
-      end(live);
+      end(slot);
       return false;
     }
-    m_live.emplace(*id, std::move(live));
+    m_live.insert(*id, slot);
     return true;
   }
 
+  std::uint32_t take_live() {
+    if (m_free_live.empty()) {
+      m_pool.emplace_back();
+      return static_cast<std::uint32_t>(m_pool.size() - 1);
+    }
+    const std::uint32_t slot = m_free_live.back();
+    m_free_live.pop_back();
+    return slot;
+  }
+
   void on_event(const sim::TokenEvent& e) {
-    const auto it = m_live.find(e.id);
-    if (it == m_live.end()) return;
-    Live& live = it->second;
+    const std::uint32_t slot = m_live.find(e.id);
+    if (slot == LiveIndex::k_none) return;
+    Live& live = m_pool[slot];
     auto& rec = live.record;
     const Nanos t = now();
     if (!e.tokens.empty()) {
@@ -151,22 +217,27 @@ class Driver {
     rec.output_tokens_served = e.meta.completion_tokens;
     rec.cached_tokens = e.meta.cached_tokens();
     if (m_engine.deployment().spec.enabled) rec.spec_verify_ct = e.meta.spec_verify_ct;
-    rec.finish_reason = std::string(sim::to_string(e.finish));
+    rec.finish_reason = sim::to_string(e.finish);
     if (rec.token_chunks == 0) rec.error = load::RequestError::no_tokens;
-    end(live);
-    m_live.erase(it);
+    m_live.erase(e.id);
+    end(slot);
   }
 
-  void end(Live& live) {
+  // The request ended: its record goes to the sink (or the phase) and its Live back to the pool.
+  void end(std::uint32_t slot) {
+    Live& live = m_pool[slot];
     m_phase.requests += 1;
     m_phase.span = std::max(m_phase.span, live.record.done);
     --m_in_flight;
     if (m_sink) {
       m_sink->on_request(live.record, live.chunks);
-      return;
+    } else {
+      m_phase.chunks.insert(m_phase.chunks.end(), live.chunks.begin(), live.chunks.end());
+      m_phase.records[live.record.index] = std::move(live.record);
     }
-    m_phase.chunks.insert(m_phase.chunks.end(), live.chunks.begin(), live.chunks.end());
-    m_phase.records[live.record.index] = std::move(live.record);
+    live.record = load::RequestRecord{};
+    live.chunks.clear();
+    m_free_live.push_back(slot);
   }
 
   struct Pending {
@@ -183,7 +254,9 @@ class Driver {
   std::int64_t m_in_flight = 0;
   std::deque<Pending> m_pending;  // sent, not yet seen by the engine; in send order
   load::Prompt m_made;             // the prompt generate() made last
-  std::unordered_map<sim::RequestId, Live> m_live;
+  std::vector<Live> m_pool;        // requests in flight, and free ones for reuse
+  std::vector<std::uint32_t> m_free_live;
+  LiveIndex m_live;                // engine id -> m_pool index of the requests in flight
   VirtualPhase m_phase;
 };
 

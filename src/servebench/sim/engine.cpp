@@ -11,6 +11,7 @@ namespace servebench::sim {
 namespace {
 
 constexpr std::int64_t k_seq_reserve_cap = 1 << 16;  // output tokens reserved up front per request
+constexpr std::size_t k_seq_keep_capacity = 1 << 17;  // token storage a freed request keeps for the next
 
 }  // namespace
 
@@ -21,14 +22,19 @@ Engine::Engine(Deployment deployment)
       m_cache(m_d.config.page_size, m_d.memory.host_pool_tokens),
       m_radix(!m_d.config.disable_radix_cache),
       m_slots(static_cast<std::size_t>(m_d.config.pp_size)),
+      m_prefilling(static_cast<std::size_t>(m_d.config.pp_size)),
       m_stage_free(static_cast<std::size_t>(m_d.config.pp_size)),
       m_new_token_ratio(m_d.config.init_new_token_ratio) {
   m_counters.max_total_num_tokens = m_d.memory.max_total_num_tokens;
 }
 
 util::Result<RequestId> Engine::submit(SimRequest request) {
-  const auto prompt = static_cast<std::int64_t>(request.prompt.size());
-  const std::int64_t max_tokens = request.sampling.max_tokens;
+  return submit(std::span<const std::int32_t>(request.prompt), std::move(request.sampling));
+}
+
+util::Result<RequestId> Engine::submit(std::span<const std::int32_t> ids, SamplingParams sampling) {
+  const auto prompt = static_cast<std::int64_t>(ids.size());
+  const std::int64_t max_tokens = sampling.max_tokens;
   if (prompt == 0) return util::fail(util::ErrorKind::bad_input, "the prompt is empty");
   if (max_tokens < 1) return util::fail(util::ErrorKind::bad_input, "max_tokens must be >= 1");
   // Compared as a difference: prompt + max_tokens overflows for max_tokens near 2^63.
@@ -45,9 +51,13 @@ util::Result<RequestId> Engine::submit(SimRequest request) {
     return util::failf(util::ErrorKind::bad_input, "input length {} exceeds the maximum allowed length {}", prompt,
                        m_d.max_req_input_len);
   }
-  for (std::int32_t id : request.prompt) {
-    if (id < 0 || id >= m_tokenizer.vocab_size())
-      return util::failf(util::ErrorKind::bad_input, "token id {} is outside the vocabulary", id);
+  // One pass without an early exit (it vectorizes); the first id outside is looked up only on failure.
+  const auto vocab = static_cast<std::uint32_t>(std::clamp<std::int64_t>(m_tokenizer.vocab_size(), 0, std::int64_t{1} << 31));
+  bool outside = false;
+  for (std::int32_t id : ids) outside |= static_cast<std::uint32_t>(id) >= vocab;
+  if (outside) {
+    const auto bad = *std::find_if(ids.begin(), ids.end(), [&](std::int32_t id) { return static_cast<std::uint32_t>(id) >= vocab; });
+    return util::failf(util::ErrorKind::bad_input, "token id {} is outside the vocabulary", bad);
   }
   std::int32_t r;
   if (!m_free_requests.empty()) {
@@ -58,16 +68,18 @@ util::Result<RequestId> Engine::submit(SimRequest request) {
     m_requests.emplace_back();
   }
   Request& q = m_requests[static_cast<std::size_t>(r)];
+  std::vector<std::int32_t> storage = std::move(q.seq);  // a freed request's token storage, reused
   q = Request{};
+  q.seq = std::move(storage);
+  q.seq.clear();
+  q.seq.reserve(static_cast<std::size_t>(prompt + std::min(max_tokens, k_seq_reserve_cap)));
+  q.seq.assign(ids.begin(), ids.end());
   q.id = m_next_id++;
   q.phase = Phase::waiting;
-  q.sampling = std::move(request.sampling);
-  q.seq = std::move(request.prompt);
-  q.seq.reserve(static_cast<std::size_t>(prompt + std::min(max_tokens, k_seq_reserve_cap)));
+  q.sampling = std::move(sampling);
   q.prompt_len = prompt;
   q.fill_target = prompt;
-  q.plan.emplace(m_tokenizer, hash_prompt(q.seq), q.sampling, mix64(m_d.config.sim_seed, q.id),
-                 m_d.config.sim_eos_probability);
+  // q.plan is made when the prompt's prefill completes (plan_outputs), when its first token is due.
   q.spec_rng = SeededRng(mix64(m_d.config.sim_seed ^ 0x73706563ULL, q.id));
   q.meta.id = q.id;
   q.meta.prompt_tokens = prompt;
@@ -87,6 +99,7 @@ bool Engine::cancel(RequestId id) {
   } else {
     auto& list = m_slots[static_cast<std::size_t>(q.slot)];
     list.erase(std::find(list.begin(), list.end(), r));
+    if (q.phase == Phase::prefill) m_prefilling[static_cast<std::size_t>(q.slot)] -= 1;
     m_running -= 1;
     release_kv(q);
   }
@@ -127,7 +140,8 @@ bool Engine::slot_busy(int slot) const {
 
 StepResult Engine::step() {
   for (std::int32_t r : m_release_next_step) {
-    m_requests[static_cast<std::size_t>(r)].seq = {};
+    auto& seq = m_requests[static_cast<std::size_t>(r)].seq;
+    if (seq.capacity() > k_seq_keep_capacity) seq = {};  // a long request's storage is not kept
     m_free_requests.push_back(r);
   }
   m_release_next_step.clear();
@@ -163,9 +177,10 @@ void Engine::complete(std::size_t index) {
   const InFlight f = m_in_flight[index];
   m_in_flight.erase(m_in_flight.begin() + static_cast<std::ptrdiff_t>(index));
   m_now = std::max(m_now, f.done);
-  auto& list = m_slots[static_cast<std::size_t>(f.slot)];
-  const std::vector<std::int32_t> members = list;  // finishing edits `list`
-  for (std::int32_t r : members) {
+  const auto& list = m_slots[static_cast<std::size_t>(f.slot)];
+  m_members.assign(list.begin(), list.end());  // finishing edits `list`
+  if (f.prefill) plan_outputs(m_members);
+  for (std::int32_t r : m_members) {
     Request& q = m_requests[static_cast<std::size_t>(r)];
     if (q.chunk > 0) {
       q.filled += q.chunk;
@@ -178,8 +193,30 @@ void Engine::complete(std::size_t index) {
   }
 }
 
+// The output plan of every request whose prefill completes in this batch: their prompts are hashed
+// together (hash_prompts), which is several times faster than one at a time.
+void Engine::plan_outputs(std::span<const std::int32_t> members) {
+  m_hash_inputs.clear();
+  for (std::int32_t r : members) {
+    const Request& q = m_requests[static_cast<std::size_t>(r)];
+    if (q.chunk > 0 && !q.plan && q.filled + q.chunk == q.fill_target)
+      m_hash_inputs.emplace_back(q.seq.data(), static_cast<std::size_t>(q.prompt_len));
+  }
+  if (m_hash_inputs.empty()) return;
+  m_hashes.resize(m_hash_inputs.size());
+  hash_prompts(m_hash_inputs, m_hashes);
+  std::size_t k = 0;
+  for (std::int32_t r : members) {
+    Request& q = m_requests[static_cast<std::size_t>(r)];
+    if (q.chunk > 0 && !q.plan && q.filled + q.chunk == q.fill_target)
+      q.plan.emplace(m_tokenizer, m_hashes[k++], q.sampling, mix64(m_d.config.sim_seed, q.id),
+                     m_d.config.sim_eos_probability);
+  }
+}
+
 void Engine::finish_prefill(Request& q, std::int32_t r) {
   q.phase = Phase::decode;
+  m_prefilling[static_cast<std::size_t>(q.slot)] -= 1;
   if (m_radix) {
     const auto ins = m_cache.insert(std::span(q.seq.data(), static_cast<std::size_t>(q.fill_target)));
     m_cache.lock(ins.node);
@@ -197,9 +234,7 @@ void Engine::emit(Request& q, std::int32_t r, int drawn) {
   const bool verify = q.query_tokens > 0;
   FinishReason why = FinishReason::none;
   for (int k = 0; k < drawn && why == FinishReason::none; ++k) {
-    const std::int64_t i = q.outputs();
-    q.seq.push_back(q.plan->token(i));
-    why = q.plan->finish_after(i);
+    q.seq.push_back(q.plan->next(q.outputs(), why));
   }
   const auto n = static_cast<std::int64_t>(q.seq.size() - from);
   if (verify) {  // return the speculative slots that were not accepted

@@ -55,6 +55,9 @@ class Engine {
   // Queues a request at now(). Fails (bad_input, SGLang's 400 text) when prompt + max_tokens exceeds
   // the context length, the prompt cannot fit the KV pool, or an id is outside the vocabulary.
   util::Result<RequestId> submit(SimRequest request);
+  // The same for a prompt the caller keeps: it is copied into storage the engine reuses from
+  // request to request, so a steady stream of submits allocates nothing.
+  util::Result<RequestId> submit(std::span<const std::int32_t> prompt, SamplingParams sampling);
   // Drops a request (client gone): its slot and KV are freed at once. False for an unknown id.
   bool cancel(RequestId id);
   // Ends a decoding request now as finished with "stop" (the front matched a stop string): frees it
@@ -97,6 +100,7 @@ class Engine {
   std::int64_t reserved_decode_tokens() const;
   // engine.cpp: completing a micro-batch
   void complete(std::size_t in_flight_index);
+  void plan_outputs(std::span<const std::int32_t> members);
   void finish_prefill(Request& q, std::int32_t r);
   void emit(Request& q, std::int32_t r, int drawn);
   void finish(Request& q, std::int32_t r, FinishReason why);
@@ -116,6 +120,7 @@ class Engine {
   std::unordered_map<RequestId, std::int32_t> m_by_id;
   std::deque<std::int32_t> m_waiting;
   std::vector<std::vector<std::int32_t>> m_slots;  // running requests per micro-batch slot, admission order
+  std::vector<std::int64_t> m_prefilling;          // of which are in Phase::prefill (the rest decode)
   std::vector<VirtualTime> m_stage_free;
   std::vector<InFlight> m_in_flight;
   int m_next_slot = 0;
@@ -126,6 +131,9 @@ class Engine {
   std::int64_t m_running = 0;
   EngineCounters m_counters;
   std::vector<TokenEvent> m_events;
+  std::vector<std::int32_t> m_members;                      // complete(): the micro-batch's requests
+  std::vector<std::span<const std::int32_t>> m_hash_inputs;  // plan_outputs(): prompts to hash
+  std::vector<std::uint64_t> m_hashes;
   std::vector<StepLog> m_logs;
   VirtualTime m_last_decode_log{};
   std::int64_t m_generated_since_log = 0;

@@ -34,7 +34,7 @@ bool Engine::launch(int slot, VirtualTime at) {
     t = std::max(t, free) + cost.total;
     free = t;
   }
-  m_in_flight.push_back({slot, t});
+  m_in_flight.push_back({slot, t, prefill});
   log.kind = prefill ? BatchKind::prefill : BatchKind::decode;
   log.at = at - VirtualTime{};
   log.duration = cost.total;
@@ -60,6 +60,7 @@ bool Engine::launch(int slot, VirtualTime at) {
 
 void Engine::continue_prefill(int slot, BatchShape& shape, StepLog& log, std::int64_t& budget) {
   // The chunked request counts as a sequence of this prefill batch, as in SGLang's log.
+  if (m_prefilling[static_cast<std::size_t>(slot)] == 0) return;
   for (std::int32_t r : m_slots[static_cast<std::size_t>(slot)]) {
     Request& q = m_requests[static_cast<std::size_t>(r)];
     if (q.phase != Phase::prefill || budget <= 0) continue;
@@ -145,6 +146,7 @@ bool Engine::try_admit(std::int32_t r, int slot, std::int64_t headroom, std::int
   m_private_tokens += private_kv;
   q.filled = filled;
   q.phase = Phase::prefill;
+  m_prefilling[static_cast<std::size_t>(slot)] += 1;
   q.slot = slot;
   q.admission = ++m_admissions;
   m_slots[static_cast<std::size_t>(slot)].push_back(r);
@@ -160,11 +162,8 @@ bool Engine::make_room(std::int64_t tokens) {
 
 void Engine::add_decodes(int slot, BatchShape& shape, StepLog& log) {
   auto& list = m_slots[static_cast<std::size_t>(slot)];
-  const auto decoding = [&] {
-    return std::count_if(list.begin(), list.end(), [&](std::int32_t r) {
-      return m_requests[static_cast<std::size_t>(r)].phase == Phase::decode;
-    });
-  };
+  // A running request is prefilling or decoding.
+  const auto decoding = [&] { return static_cast<std::int64_t>(list.size()) - m_prefilling[static_cast<std::size_t>(slot)]; };
   int batch = static_cast<int>(decoding());
   if (batch == 0) return;
   int steps = draft_steps(m_d.spec, batch);

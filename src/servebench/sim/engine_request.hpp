@@ -36,6 +36,7 @@ struct EngineRequest {
 struct InFlight {
   int slot = 0;
   VirtualTime done{};
+  bool prefill = false;  // carries prefill chunks (some request may get its first token)
 };
 
 }  // namespace servebench::sim::detail

@@ -1,6 +1,9 @@
 #include "servebench/sim/output_tokens.hpp"
 
+#include <algorithm>
+
 #include "servebench/sim/seeded_rng.hpp"
+#include "servebench/util/result.hpp"
 
 namespace servebench::sim {
 namespace {
@@ -26,6 +29,43 @@ std::uint64_t hash_prompt(std::span<const std::int32_t> ids) {
   return h;
 }
 
+namespace {
+
+// hash_prompt of `Lanes` prompts in lockstep up to the shortest, then each to its end.
+template <std::size_t Lanes>
+void hash_lanes(const std::span<const std::int32_t>* prompts, std::uint64_t* out) {
+  std::uint64_t h[Lanes];
+  std::size_t common = prompts[0].size();
+  for (std::size_t l = 0; l < Lanes; ++l) {
+    h[l] = mix64(prompts[l].size());
+    common = std::min(common, prompts[l].size());
+  }
+  for (std::size_t j = 0; j < common; ++j) {
+    for (std::size_t l = 0; l < Lanes; ++l) h[l] = mix64(h[l] ^ static_cast<std::uint32_t>(prompts[l][j]));
+  }
+  for (std::size_t l = 0; l < Lanes; ++l) {
+    for (std::int32_t id : prompts[l].subspan(common)) h[l] = mix64(h[l] ^ static_cast<std::uint32_t>(id));
+    out[l] = h[l];
+  }
+}
+
+}  // namespace
+
+void hash_prompts(std::span<const std::span<const std::int32_t>> prompts, std::span<std::uint64_t> out) {
+  SB_CHECK(prompts.size() == out.size());
+  std::size_t i = 0;
+  for (; i + 8 <= prompts.size(); i += 8) hash_lanes<8>(prompts.data() + i, out.data() + i);
+  if (i + 4 <= prompts.size()) {
+    hash_lanes<4>(prompts.data() + i, out.data() + i);
+    i += 4;
+  }
+  if (i + 2 <= prompts.size()) {
+    hash_lanes<2>(prompts.data() + i, out.data() + i);
+    i += 2;
+  }
+  if (i < prompts.size()) out[i] = hash_prompt(prompts[i]);
+}
+
 OutputPlan::OutputPlan(const Tokenizer& tokenizer, std::uint64_t prompt_hash, const SamplingParams& params,
                        std::uint64_t fallback_seed, double eos_probability)
     : m_tokenizer(&tokenizer), m_params(&params), m_stream(prompt_hash), m_eos_probability(eos_probability) {
@@ -36,6 +76,14 @@ std::int32_t OutputPlan::token(std::int64_t i) const {
   const auto& forced = m_params->forced_output;
   if (i < static_cast<std::int64_t>(forced.size())) return forced[static_cast<std::size_t>(i)];
   if (finish_after(i) == FinishReason::stop) return m_tokenizer->specials().eos;
+  return m_tokenizer->word_id(mix64(m_stream ^ k_token_salt, static_cast<std::uint64_t>(i)));
+}
+
+std::int32_t OutputPlan::next(std::int64_t i, FinishReason& why) const {
+  why = finish_after(i);
+  const auto& forced = m_params->forced_output;
+  if (i < static_cast<std::int64_t>(forced.size())) return forced[static_cast<std::size_t>(i)];
+  if (why == FinishReason::stop) return m_tokenizer->specials().eos;
   return m_tokenizer->word_id(mix64(m_stream ^ k_token_salt, static_cast<std::uint64_t>(i)));
 }
 

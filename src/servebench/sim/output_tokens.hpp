@@ -35,6 +35,8 @@ class OutputPlan {
   std::int32_t token(std::int64_t i) const;
   // After emitting position `i`, does generation stop, and why (none = continue).
   FinishReason finish_after(std::int64_t i) const;
+  // Both at once (the engine's per-token call): token(i), with finish_after(i) in `why`.
+  std::int32_t next(std::int64_t i, FinishReason& why) const;
 
  private:
   const Tokenizer* m_tokenizer;
@@ -45,5 +47,8 @@ class OutputPlan {
 
 // Order-sensitive hash of the prompt ids.
 std::uint64_t hash_prompt(std::span<const std::int32_t> ids);
+// hash_prompt of each prompt into out[i] (same size), several at once: the hash is one long chain of
+// dependent multiplies per prompt, so interleaving prompts runs several times faster than one by one.
+void hash_prompts(std::span<const std::span<const std::int32_t>> prompts, std::span<std::uint64_t> out);
 
 }  // namespace servebench::sim

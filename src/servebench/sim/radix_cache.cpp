@@ -1,6 +1,7 @@
 #include "servebench/sim/radix_cache.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "servebench/sim/seeded_rng.hpp"
 #include "servebench/util/result.hpp"
@@ -31,7 +32,10 @@ std::int32_t RadixCache::find_child(std::int32_t parent, std::span<const std::in
 
 std::size_t RadixCache::common_pages(const Node& n, std::span<const std::int32_t> rest) const {
   const std::size_t limit = std::min(n.key.size(), rest.size());
+  constexpr std::size_t k_block = 64;  // whole blocks by memcmp (vectorized), then token by token
   std::size_t i = 0;
+  while (i + k_block <= limit && std::memcmp(n.key.data() + i, rest.data() + i, k_block * sizeof(std::int32_t)) == 0)
+    i += k_block;
   while (i < limit && n.key[i] == rest[i]) ++i;
   return i - i % static_cast<std::size_t>(m_page);
 }

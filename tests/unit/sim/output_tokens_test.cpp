@@ -69,3 +69,34 @@ TEST(OutputPlan, ForcedOutputIsEmittedThenStops) {
   EXPECT_EQ(plan.finish_after(1), FinishReason::none);
   EXPECT_EQ(plan.finish_after(2), FinishReason::stop);
 }
+
+TEST(OutputPlan, NextIsTokenAndFinishAfterInOneCall) {
+  SamplingParams p;
+  p.max_tokens = 40;
+  p.min_tokens = 3;
+  const OutputPlan plan(k_tok, 42, p, 0, 0.3);  // EOS draws stop some positions early
+  int stops = 0;
+  for (int i = 0; i < 40; ++i) {
+    FinishReason why = FinishReason::abort;
+    EXPECT_EQ(plan.next(i, why), plan.token(i)) << i;
+    EXPECT_EQ(why, plan.finish_after(i)) << i;
+    stops += why == FinishReason::stop;
+  }
+  EXPECT_GT(stops, 0);
+}
+
+TEST(HashPrompts, EqualsHashPromptForEveryPromptWhateverTheCountAndLengths) {
+  // 0..19 prompts of unequal lengths (the empty one too): every lane width and remainder is used.
+  std::vector<std::vector<std::int32_t>> prompts;
+  for (int i = 0; i < 19; ++i) {
+    std::vector<std::int32_t> p;
+    for (int j = 0; j < (i * 37) % 101; ++j) p.push_back(1000 + (i * 7919 + j * 31) % 20000);
+    prompts.push_back(std::move(p));
+  }
+  for (std::size_t n = 0; n <= prompts.size(); ++n) {
+    std::vector<std::span<const std::int32_t>> in(prompts.begin(), prompts.begin() + static_cast<std::ptrdiff_t>(n));
+    std::vector<std::uint64_t> out(n, 0);
+    hash_prompts(in, out);
+    for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(out[i], hash_prompt(prompts[i])) << n << " " << i;
+  }
+}
