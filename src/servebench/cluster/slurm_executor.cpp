@@ -61,6 +61,7 @@ class Submitter {
   std::vector<Slot> m_slots;
   std::map<std::string, int> m_attempts;   // the highest attempt recorded per arm
   std::set<std::string> m_resubmitted;     // arms whose one resubmission is used
+  std::set<std::string> m_resubmission_due;  // arms whose next submission is that resubmission
 };
 
 util::Result<void> Submitter::note(JobRecord& job, std::string state, std::string reason) {
@@ -123,7 +124,7 @@ util::Result<void> Submitter::submit(const ArmWork& w) {
   slot.job.job_id = *id;
   slot.job.attempt = attempt;
   slot.job.dir = results::job_dir_ref(arm.name, attempt);
-  const bool again = m_resubmitted.contains(arm.name);
+  const bool again = m_resubmission_due.erase(arm.name) > 0;  // else a first job, or a rerun's retry
   if (auto ok = note(slot.job, "SUBMITTED", again ? std::string(k_resubmission) : ""); !ok) return ok;
   say(fmt::format("arm {}: submitted slurm job {}{} ({} point(s), run directory {})", arm.name, *id,
                   again ? " (resubmission)" : "", w.points.size(), slot.job.dir));
@@ -185,6 +186,7 @@ util::Result<void> Submitter::finish(Slot& slot, const SlurmJobState& state) {
   const std::string log = results::job_dir_ref(slot.job.arm, slot.job.attempt) + ".log";
   if (!m_resubmitted.contains(slot.job.arm)) {
     m_resubmitted.insert(slot.job.arm);
+    m_resubmission_due.insert(slot.job.arm);
     say(fmt::format("arm {}: slurm job {} ended {} with {} point(s) not measured; resubmitting once (log {})", slot.job.arm,
                     slot.job.job_id, state.state, rest.points.size(), log));
     m_pending.push_front(std::move(rest));
@@ -205,13 +207,15 @@ util::Result<void> Submitter::run(const std::vector<ArmWork>& work) {
     if (j.executor != "slurm") continue;
     m_attempts[j.arm] = std::max(m_attempts[j.arm], j.attempt);
     if (auto it = last.find(j.arm); it == last.end() || it->second.attempt <= j.attempt) last[j.arm] = j;
+    // An arm's one resubmission belongs to the run directory, not to one submitter process: a
+    // rerun (after a kill -9 or not) that retries its failed points gets no second one.
+    if (j.attempt > 1) m_resubmitted.insert(j.arm);
   }
   for (const auto& w : work) {
     const auto it = last.find(arm_of(w).name);
     if (it != last.end() && !results::job_state_final(it->second.state) && it->second.state != "UNKNOWN" &&
         it->second.state != "LOST") {
       say(fmt::format("arm {}: re-attaching to slurm job {} (last seen {})", it->first, it->second.job_id, it->second.state));
-      if (it->second.attempt > 1) m_resubmitted.insert(it->first);
       m_slots.push_back({w, it->second, m_clock.now() + m_options.job_timeout, false});
     } else {
       m_pending.push_back(w);

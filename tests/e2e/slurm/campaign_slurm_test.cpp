@@ -111,6 +111,10 @@ TEST(CampaignSlurm, ThreeArmsFailCancelReattachAndAgreeWithALocalRun) {
     submitter.signal(SIGKILL);
     (void)submitter.wait_exit(std::chrono::seconds(10));
   }
+  // Whether `bad` had used its resubmission and seen it end before the kill: then the rerun retries
+  // its failed points in one more job (attempt 3, never resubmitted); else it re-attaches to job 2.
+  const auto bad2_at_kill = job(run, "bad", 2);
+  const bool bad_done_at_kill = bad2_at_kill && results::job_state_final(bad2_at_kill->state);
   const auto slow2 = job(run, "slow", 2);
   ASSERT_TRUE(slow2);
   const auto rerun = run_servebench(slurm_args, dir, std::chrono::seconds(180), "submitter2");
@@ -118,7 +122,7 @@ TEST(CampaignSlurm, ThreeArmsFailCancelReattachAndAgreeWithALocalRun) {
   EXPECT_NE(rerun.out.find("arm slow: re-attaching to slurm job " + slow2->job_id), std::string::npos) << rerun.out;
 
   // Jobs: slow cancelled once then completed by the re-attached job, never a third submission;
-  // bad failed twice (the one resubmission); ok completed once.
+  // bad failed twice (the one resubmission), and once more only as the rerun's retry; ok completed once.
   const auto s1 = job(run, "slow", 1), s2 = job(run, "slow", 2);
   ASSERT_TRUE(s1 && s2);
   EXPECT_TRUE(s1->state.starts_with("CANCELLED")) << s1->state;
@@ -129,7 +133,15 @@ TEST(CampaignSlurm, ThreeArmsFailCancelReattachAndAgreeWithALocalRun) {
   ASSERT_TRUE(b1 && b2);
   EXPECT_EQ(b1->state, "FAILED");
   EXPECT_EQ(b2->state, "FAILED");
-  EXPECT_FALSE(job(run, "bad", 3));
+  if (bad_done_at_kill) {
+    const auto b3 = job(run, "bad", 3);
+    ASSERT_TRUE(b3) << "the rerun retries the failed points";
+    EXPECT_EQ(b3->state, "FAILED");
+    EXPECT_EQ(b3->reason, "") << "a retry, not a resubmission";
+    EXPECT_FALSE(job(run, "bad", 4)) << "the one resubmission is not renewed by a rerun";
+  } else {
+    EXPECT_FALSE(job(run, "bad", 3)) << "re-attached to job 2";
+  }
   const auto o1 = job(run, "ok", 1);
   ASSERT_TRUE(o1);
   EXPECT_EQ(o1->state, "COMPLETED");
