@@ -48,8 +48,14 @@ function(servebench_unit_test module)
   # One precompiled header (tests/CMakeLists.txt) serves every unit-test binary: compiled once per
   # build, and an unchanged header keeps the test objects' ccache entries valid.
   target_precompile_headers(${exe} REUSE_FROM servebench_test_pch)
-  # The module's name is a label too, so a run can pick suites by module (scripts/sanitize tsan).
-  gtest_discover_tests(${exe} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS "${T_LABELS};${module}")
+  gtest_discover_tests(${exe} DISCOVERY_MODE PRE_TEST)
+  # The labels: T_LABELS and the module's name, so a run can pick suites by module (scripts/sanitize
+  # tsan). Set after discovery, from the list of tests it leaves: gtest_discover_tests' PROPERTIES
+  # cannot carry a list value (it flattens "unit;http" into two properties).
+  set(labels_file ${CMAKE_CURRENT_BINARY_DIR}/${exe}_labels.cmake)
+  file(WRITE ${labels_file}
+       "if(DEFINED ${exe}_TESTS)\n  set_tests_properties(\${${exe}_TESTS} PROPERTIES LABELS \"${T_LABELS};${module}\")\nendif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${labels_file})
 endfunction()
 
 # servebench_e2e_binary(NAME LABEL SOURCES... [PROPERTIES ...]) — a gtest binary that spawns the real
