@@ -44,7 +44,7 @@ std::string three_arm_campaign() {
          "  - {name: ok, engine: sim, launch: \"" + sim_launch("", 1.0) + "\", ready_timeout_s: 30, gate: false}\n"
          "  - {name: bad, engine: sim, launch: \"" + sim_launch("--no-such-flag", 1.0) + "; exit 3\", ready_timeout_s: 10, gate: false}\n"
          "  - {name: slow, engine: sim, launch: \"" + sim_launch("--tp-size 2", 1.0) + "\", gpus: 2, ready_timeout_s: 30,\n"
-         "     gate: false, before: \"sleep 4\"}\n"
+         "     gate: false, before: \"sleep 12\"}\n"
          "scenarios:\n"
          "  - {name: chat, isl: 128, osl: 8, concurrency: [1, 2]}\n";
 }
@@ -97,7 +97,8 @@ TEST(CampaignSlurm, ThreeArmsFailCancelReattachAndAgreeWithALocalRun) {
   const auto run = dir / "slurm";
   {
     auto submitter = start_in(slurm_args, dir, "submitter1");
-    // scancel the slow arm's first job while it runs (its before hook sleeps).
+    // scancel the slow arm's first job while it runs (its before hook sleeps: 12 s, so a submitter
+    // whose polls are slowed by a loaded machine still sees the job RUNNING).
     ASSERT_TRUE(wait_until([&] { auto j = job(run, "slow", 1); return j && j->state == "RUNNING"; },
                            std::chrono::seconds(60), std::chrono::milliseconds(100)))
         << util::read_file(dir / "submitter1.out").value_or("");
