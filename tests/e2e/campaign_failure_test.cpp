@@ -12,12 +12,6 @@ namespace {
 
 using results::PointStatus;
 
-std::map<std::string, results::PointRecord> by_id(const results::Ledger& ledger) {
-  std::map<std::string, results::PointRecord> out;
-  for (const auto& r : ledger.latest()) out[results::point_id(results::key_of(r))] = r;
-  return out;
-}
-
 bool status_shows(const std::filesystem::path& run_dir, const std::string& text) {
   return util::read_file(run_dir / "status.txt").value_or("").find(text) != std::string::npos;
 }
@@ -44,7 +38,7 @@ TEST(CampaignFailure, ServerDeathFailsThePointRelaunchesOnceAndTheNextArmStillRu
   const auto code = p.wait_exit(std::chrono::seconds(60));
   ASSERT_TRUE(code.has_value());
   EXPECT_EQ(*code, 1) << p.stdout_text() << p.stderr_text();
-  const auto points = by_id(read_run_ledger(out));
+  const auto points = points_by_id(read_run_ledger(out));
   ASSERT_EQ(points.size(), 6u) << p.stdout_text();
   const auto& died = points.at("dies/long/c1");
   EXPECT_EQ(died.status, PointStatus::failed);

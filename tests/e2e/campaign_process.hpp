@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,13 @@ inline results::Ledger read_run_ledger(const std::filesystem::path& run_dir) {
   auto ledger = results::read_ledger(run_dir / "ledger.jsonl");
   EXPECT_TRUE(ledger.has_value());
   return ledger ? std::move(*ledger) : results::Ledger{};
+}
+
+// The latest record of every point of a ledger, by point id ("arm/scenario/c4").
+inline std::map<std::string, results::PointRecord> points_by_id(const results::Ledger& ledger) {
+  std::map<std::string, results::PointRecord> out;
+  for (const auto& r : ledger.latest()) out[results::point_id(results::key_of(r))] = r;
+  return out;
 }
 
 inline boost::json::object read_json_file(const std::filesystem::path& path) {

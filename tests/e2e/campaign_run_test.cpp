@@ -32,12 +32,6 @@ std::string two_arm_campaign() {
          "  - {name: big, isl: 8000, osl: 8, concurrency: [1]}\n";
 }
 
-std::map<std::string, results::PointRecord> by_id(const results::Ledger& ledger) {
-  std::map<std::string, results::PointRecord> out;
-  for (const auto& r : ledger.latest()) out[results::point_id(results::key_of(r))] = r;
-  return out;
-}
-
 TEST(CampaignRun, TwoSimArmsMeasureSkipGateAndRecordFacts) {
   const auto dir = campaign_temp_dir("two_arms");
   write_text(dir / "c.yaml", two_arm_campaign());
@@ -53,7 +47,7 @@ TEST(CampaignRun, TwoSimArmsMeasureSkipGateAndRecordFacts) {
   const auto ledger = read_run_ledger(out);
   EXPECT_TRUE(ledger.issues.empty());
   ASSERT_EQ(ledger.records.size(), 6u) << "one record per point";
-  const auto points = by_id(ledger);
+  const auto points = points_by_id(ledger);
   ASSERT_EQ(points.size(), 6u);
   const auto& skipped = points.at("short/big/c1");
   EXPECT_EQ(skipped.status, PointStatus::skipped);
@@ -175,7 +169,7 @@ TEST(CampaignRun, QualityGateFailureMarksTheArmsPointsInvalidUnlessNotRequired) 
                              "scenarios: [{name: s, isl: 128, osl: 8, concurrency: [1]}]\n");
   const auto r = run_servebench({"campaign", "run", "c.yaml", "--out", "out"}, dir);
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  const auto points = by_id(read_run_ledger(dir / "out"));
+  const auto points = points_by_id(read_run_ledger(dir / "out"));
   ASSERT_EQ(points.size(), 2u);
   EXPECT_EQ(points.at("strict/s/c1").status, PointStatus::invalid);
   EXPECT_EQ(points.at("strict/s/c1").reason.substr(0, 25), "quality gate failed: arit");
@@ -200,7 +194,7 @@ TEST(CampaignRun, AServerThatNeverGetsReadyExitsThreeWithItsLogTailAndStillRunsA
   EXPECT_NE(r.out.find("not ready after 1 s"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("loading weights"), std::string::npos) << "the log tail is shown: " << r.out;
   EXPECT_EQ(util::read_file(dir / "after.txt").value_or(""), "restored\n");
-  const auto points = by_id(read_run_ledger(dir / "out"));
+  const auto points = points_by_id(read_run_ledger(dir / "out"));
   ASSERT_EQ(points.size(), 2u);
   EXPECT_EQ(points.at("stuck/s/c2").status, PointStatus::failed);
 }

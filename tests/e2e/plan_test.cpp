@@ -13,12 +13,6 @@ namespace {
 
 using results::PointStatus;
 
-std::map<std::string, results::PointRecord> by_id(const results::Ledger& ledger) {
-  std::map<std::string, results::PointRecord> out;
-  for (const auto& r : ledger.latest()) out[results::point_id(results::key_of(r))] = r;
-  return out;
-}
-
 std::string mixed_campaign() {
   return "name: plan-e2e\n"
          "protocol:\n"
@@ -51,7 +45,7 @@ TEST(Plan, WritesAPredictedRunDirectoryThatTheReportReads) {
   EXPECT_NE(run.out.find("--no-such-flag"), std::string::npos) << run.out;
 
   const results::RunLayout layout(dir / "out");
-  auto points = by_id(read_run_ledger(layout.dir()));
+  auto points = points_by_id(read_run_ledger(layout.dir()));
   ASSERT_EQ(points.size(), 3u);  // short only
   for (const auto& [id, r] : points) {
     EXPECT_EQ(r.arm, "short");

@@ -138,12 +138,6 @@ TEST(ServeSimFault, BadFaultValuesExitTwoNamingTheValue) {
   EXPECT_NE(r.err.find("--sim-fault stall:2:1: the rate must be a number in [0, 1]"), std::string::npos) << r.err;
 }
 
-std::map<std::string, results::PointRecord> points_by_id(const results::Ledger& ledger) {
-  std::map<std::string, results::PointRecord> out;
-  for (const auto& r : ledger.latest()) out[results::point_id(results::key_of(r))] = r;
-  return out;
-}
-
 TEST(ServeSimFault, ACampaignSurvivesEveryKindOfFault) {
   const auto dir = campaign_temp_dir("faults");
   const auto arm = [](const std::string& name, const std::string& fault) {

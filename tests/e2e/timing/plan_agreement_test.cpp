@@ -13,12 +13,6 @@ namespace {
 
 using results::PointStatus;
 
-std::map<std::string, results::PointRecord> by_id(const results::Ledger& ledger) {
-  std::map<std::string, results::PointRecord> out;
-  for (const auto& r : ledger.latest()) out[results::point_id(results::key_of(r))] = r;
-  return out;
-}
-
 TEST(Plan, AgreesWithTheLiveSimulatorWithinTwoPercent) {
   const auto dir = campaign_temp_dir("plan_agree");
   write_text(dir / "c.yaml",
@@ -39,8 +33,8 @@ TEST(Plan, AgreesWithTheLiveSimulatorWithinTwoPercent) {
   ASSERT_EQ(live.exit_code, 0) << live.out << live.err;
   const auto plan = run_servebench({"plan", "c.yaml", "--out", "plan"}, dir, std::chrono::seconds(60), "plan");
   ASSERT_EQ(plan.exit_code, 0) << plan.out << plan.err;
-  auto measured = by_id(read_run_ledger(dir / "live"));
-  auto predicted = by_id(read_run_ledger(dir / "plan"));
+  auto measured = points_by_id(read_run_ledger(dir / "live"));
+  auto predicted = points_by_id(read_run_ledger(dir / "plan"));
   ASSERT_EQ(measured.size(), 2u);
   ASSERT_EQ(predicted.size(), 2u);
   const auto close = [](double p, double m) { return std::abs(p - m) <= 0.02 * std::abs(m); };

@@ -21,8 +21,10 @@ std::filesystem::path fresh(const std::string& name) {
   return dir;
 }
 
+// Client health on a loaded machine is not what these tests check (client_lag_limit: 1000).
 CampaignSpec spec_with_arm(const std::string& arm) {
-  auto s = parse_campaign("name: r\narms:\n  - " + arm + "\nscenarios: [{name: s, isl: 10, osl: 4, concurrency: [1, 2]}]\n",
+  auto s = parse_campaign("name: r\nprotocol: {client_lag_limit: 1000}\narms:\n  - " + arm +
+                              "\nscenarios: [{name: s, isl: 10, osl: 4, concurrency: [1, 2]}]\n",
                           "r.yaml", "/");
   EXPECT_TRUE(s) << s.error().message;
   return *s;
