@@ -187,5 +187,21 @@ TEST(ClientHealth, WithoutTpotTheRunIsNotGated) {
   EXPECT_NE(h.reason.find("not gated"), std::string::npos);
 }
 
+TEST(ClientHealth, ALateLoopTickFailsTheRunOnlyWhenNoArrivalLagShowsWhatItDid) {
+  const auto records = records_with_send_lags(repeat(5, 30));
+  auto lags = reads(5'000, 100);
+  for (int i = 0; i < 400; ++i) lags.loop_lag.record(i % 20 == 0 ? 3'000'000 : 10'000);  // 5 % of ticks 3 ms late
+  const auto in = inputs(records, lags, 16.0);  // limit 1.6 ms
+  const auto blind = assess_client(in);  // no arrival timestamps: the loop lag stands in for them
+  EXPECT_FALSE(blind.healthy);
+  EXPECT_NE(blind.reason.find("client lag p99 3.0"), std::string::npos) << blind.reason;
+  for (int i = 0; i < 100; ++i) lags.arrival_lag.record(200'000);  // every read parsed 0.2 ms after arrival
+  const auto seen = assess_client(in);
+  EXPECT_TRUE(seen.healthy) << seen.reason;
+  EXPECT_GT(seen.gated_loop_lag_ms, seen.limit_ms) << "still measured and reported";
+  for (int i = 0; i < 10; ++i) lags.arrival_lag.record(3'000'000);  // reads that waited out a stall
+  EXPECT_FALSE(assess_client(in).healthy);
+}
+
 }  // namespace
 }  // namespace servebench::load
