@@ -11,7 +11,7 @@ namespace {
 
 double ns_to_ms(double ns) { return ns / 1e6; }
 
-// The robust p99 of a histogram, in ms (0 with fewer than k_min_lag_samples samples).
+// The robust p99 of a histogram (see robust_p99_rank), in ms (0 with fewer than k_min_lag_samples samples).
 double robust_p99_ms(const stats::Histogram& h) {
   const auto n = static_cast<std::int64_t>(h.count());
   if (n < k_min_lag_samples) return 0;
@@ -42,9 +42,22 @@ std::string lag_detail(const ClientHealthReport& h) {
 
 // The serve-sim step check: its loop's lateness against the same fraction of the real TPOT; the
 // noise floor excuses lateness only at time scale 1 (scaled, it is multiplied in simulated time).
-void judge_sim_steps(const HealthInputs& in, ClientHealthReport& h) {
+// The real time per serve-sim engine step over the run (first send to last response), when its step
+// count is known: an upper bound of the token gap it paced (the engine may also have been idle).
+std::optional<double> real_step_interval_ms(const HealthInputs& in) {
+  if (!in.sim_steps || in.sim_steps->steps <= 0 || in.records.empty()) return std::nullopt;
+  util::Nanos first = in.records.front().sent, last = in.records.front().done;
+  for (const RequestRecord& r : in.records) {
+    first = std::min(first, r.sent);
+    last = std::max(last, r.done);
+  }
+  if (last <= first) return std::nullopt;
+  return util::to_ms(last - first) / static_cast<double>(in.sim_steps->steps);
+}
+
+void judge_sim_steps(const HealthInputs& in, double tpot_ms, ClientHealthReport& h) {
   if (!in.sim_steps || in.sim_steps->steps < k_min_lag_samples) return;
-  const double tpot_limit = in.limit_fraction * in.median_tpot_ms;
+  const double tpot_limit = in.limit_fraction * tpot_ms;
   h.sim_step_limit_ms = in.sim_time_scale ? tpot_limit : std::max(tpot_limit, h.noise_floor_ms);
   if (in.sim_steps->p99_ms <= h.sim_step_limit_ms) return;
   h.healthy = false;
@@ -53,7 +66,7 @@ void judge_sim_steps(const HealthInputs& in, ClientHealthReport& h) {
                          "ms ({:.0f}% of the median TPOT {:.3f} ms{}), so every token left the server late (the "
                          "simulator was starved of CPU: fewer streams, a larger --sim-time-scale, or a quieter machine)",
                          in.sim_steps->p99_ms, in.sim_steps->steps, h.sim_step_limit_ms, in.limit_fraction * 100,
-                         in.median_tpot_ms, in.sim_time_scale ? "" : ", or the noise floor");
+                         tpot_ms, in.sim_time_scale ? "" : ", or the noise floor");
 }
 
 }  // namespace
@@ -85,8 +98,24 @@ std::optional<SimStepWindow> sim_step_window(std::span<const wire::Bucket> befor
 
 std::int64_t robust_p99_rank(std::int64_t n) {
   SB_CHECK(n >= 2);
-  const auto nearest = static_cast<std::int64_t>(std::ceil(0.99 * static_cast<double>(n) - 1e-9));
-  return std::min(nearest, n - 1);
+  // k = the fewest samples above the p99 that a lag whose true p99 sits exactly at the limit gives
+  // with probability ≥ 0.999: the smallest k with P(Binomial(n, 0.01) ≤ k) ≥ 0.999. Exact sum of
+  // the binomial terms while n·p is small, the normal approximation beyond (its error there is
+  // far below one rank).
+  constexpr double p = 0.01, confidence = 0.999, z = 3.090232306167813;  // z: the normal's 0.999 quantile
+  const auto nd = static_cast<double>(n);
+  std::int64_t k = 0;
+  if (nd * p > 50) {
+    k = static_cast<std::int64_t>(std::ceil(nd * p + z * std::sqrt(nd * p * (1 - p))));
+  } else {
+    double term = std::exp(nd * std::log1p(-p)), cumulative = term;
+    while (cumulative < confidence && k < n) {
+      term *= (nd - static_cast<double>(k)) / static_cast<double>(k + 1) * p / (1 - p);
+      ++k;
+      cumulative += term;
+    }
+  }
+  return std::clamp<std::int64_t>(n - k, 1, n - 1);
 }
 
 ClientHealthReport assess_client(const HealthInputs& in) {
@@ -140,8 +169,34 @@ ClientHealthReport assess_client(const HealthInputs& in) {
     return h;
   }
   h.limit_ms = std::nan("");
-  if (!(in.median_tpot_ms > 0) || !std::isfinite(in.median_tpot_ms)) {
-    h.reason = "not gated: no request produced more than one token, so there is no TPOT to compare with";
+  // A median TPOT of exactly 0: every token of the median request arrived in one read. From a
+  // time-scaled serve-sim that is either the scale crushing the token gaps below what a read
+  // resolves or the server holding the stream back (a fault such as slow headers); the simulator's
+  // step count over the run tells them apart: the real time per engine step is the token gap it
+  // paced, and the time-scale check below judges it. From any other server it is a server that
+  // buffered its stream.
+  double tpot_ms = in.median_tpot_ms;
+  if (in.sim_time_scale && tpot_ms == 0) tpot_ms = real_step_interval_ms(in).value_or(tpot_ms);
+  if (!(tpot_ms > 0) || !std::isfinite(tpot_ms)) {
+    h.reason = in.median_tpot_ms == 0
+                   ? "not gated: the median request's tokens all arrived in one read (TPOT 0: the server buffered its "
+                     "stream), so there is no token gap to compare with"
+                   : "not gated: no request produced more than one token, so there is no TPOT to compare with";
+    return h;
+  }
+  // The time-scale verdict needs no lag sample: it compares the scaled TPOT with the floor.
+  const double tpot_limit = in.limit_fraction * tpot_ms;
+  if (in.sim_time_scale && tpot_limit < h.noise_floor_ms) {
+    h.healthy = false;
+    h.limit_ms = tpot_limit;
+    h.limit_basis = "tpot";
+    h.reason = fmt::format(
+        "time scale {} too small for this machine: {:.0f}% of the real {} is {:.3f} ms, below the machine's noise floor "
+        "{:.3f} ms, so client and scheduler lag would be magnified {}x in simulated time (use a larger "
+        "--sim-time-scale)",
+        *in.sim_time_scale, in.limit_fraction * 100,
+        tpot_ms == in.median_tpot_ms ? "median TPOT" : "time per engine step (every token arrived in one read)",
+        tpot_limit, h.noise_floor_ms, 1.0 / *in.sim_time_scale);
     return h;
   }
   if (h.send_lag_samples < k_min_lag_samples && h.read_lag_samples < k_min_lag_samples &&
@@ -151,32 +206,20 @@ ClientHealthReport assess_client(const HealthInputs& in) {
                            h.send_lag_samples, h.read_lag_samples, k_min_lag_samples, h.loop_lag_samples);
     return h;
   }
-  const double tpot_limit = in.limit_fraction * in.median_tpot_ms;
-  if (in.sim_time_scale && tpot_limit < h.noise_floor_ms) {
-    h.healthy = false;
-    h.limit_ms = tpot_limit;
-    h.limit_basis = "tpot";
-    h.reason = fmt::format(
-        "time scale {} too small for this machine: {:.0f}% of the real median TPOT is {:.3f} ms, below the machine's "
-        "noise floor {:.3f} ms, so client and scheduler lag would be magnified {}x in simulated time (use a larger "
-        "--sim-time-scale)",
-        *in.sim_time_scale, in.limit_fraction * 100, tpot_limit, h.noise_floor_ms, 1.0 / *in.sim_time_scale);
-    return h;
-  }
   h.limit_basis = tpot_limit >= h.noise_floor_ms ? "tpot" : "noise_floor";
   h.limit_ms = std::max(tpot_limit, h.noise_floor_ms);
   if (h.lag_p99_ms > h.limit_ms) {
     h.healthy = false;
     const std::string basis =
         h.limit_basis == "tpot"
-            ? fmt::format("{:.0f}% of the median TPOT {:.3f} ms", in.limit_fraction * 100, in.median_tpot_ms)
+            ? fmt::format("{:.0f}% of the median TPOT {:.3f} ms", in.limit_fraction * 100, tpot_ms)
             : fmt::format("the machine's noise floor, above {:.0f}% of the median TPOT {:.3f} ms",
-                          in.limit_fraction * 100, in.median_tpot_ms);
+                          in.limit_fraction * 100, tpot_ms);
     h.reason = fmt::format("client lag p99 {:.3f} ms exceeds {:.3f} ms ({}): {}; the client was a bottleneck (use "
                            "more --threads, fewer streams, or a faster machine)",
                            h.lag_p99_ms, h.limit_ms, basis, lag_detail(h));
   }
-  judge_sim_steps(in, h);
+  judge_sim_steps(in, tpot_ms, h);
   return h;
 }
 

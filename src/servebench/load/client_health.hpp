@@ -99,8 +99,13 @@ struct HealthInputs {
   std::optional<SimStepWindow> sim_steps;  // the server is serve-sim and exported its step lateness
 };
 
-// The robust p99 of n samples: the nearest-rank p99, but never the single worst sample (for
-// n < 100 the p99 would be the maximum: one outlier). The rank, 1-based, of n ≥ 2 sorted samples.
+// The robust p99 of n samples: the lower 99.9 % confidence bound of their p99. The gate fails a
+// lag only when the samples show, at that confidence, that more than 1 % of them exceed the limit:
+// it takes the (k+1)-th largest sample, k being the most samples above the p99 that a lag whose
+// true p99 sits at the limit gives with probability 0.999 (k = 1 for 2 samples, 5 for 100, 21 for
+// 1,000; about 1.3 % of n at 10,000). Samples come in groups — one scheduler stall delays every
+// stream's read that arrives during it — so a plain p99 of a small run is one stall; this needs
+// several. The rank, 1-based, of n ≥ 2 sorted samples.
 std::int64_t robust_p99_rank(std::int64_t n);
 
 // Assesses the client from the run's records, lag histograms and loop load.

@@ -82,14 +82,14 @@ std::vector<wire::Bucket> buckets(std::initializer_list<std::pair<double, double
 constexpr double k_inf = std::numeric_limits<double>::infinity();
 
 TEST(ClientHealthSignals, SimStepWindowIsTheDeltaOfTheHistogram) {
-  // Before: 1000 steps all on time. During the window: 100 more, 95 within 1 ms, 5 in (1, 5] ms.
+  // Before: 1000 steps all on time. During the window: 100 more, 90 within 1 ms, 10 in (1, 5] ms.
   const auto before = buckets({{0.001, 1000}, {0.005, 1000}, {k_inf, 1000}});
-  const auto after = buckets({{0.001, 1095}, {0.005, 1100}, {k_inf, 1100}});
+  const auto after = buckets({{0.001, 1090}, {0.005, 1100}, {k_inf, 1100}});
   const auto w = sim_step_window(before, after);
   ASSERT_TRUE(w);
   EXPECT_EQ(w->steps, 100);
-  // Robust rank 99 of 100 lies in (1, 5] ms: 4 of its 5 steps in, linear → 1 + 4 × 4/5 = 4.2 ms.
-  EXPECT_NEAR(w->p99_ms, 4.2, 1e-9);
+  // Robust rank 95 of 100 lies in (1, 5] ms: 5 of its 10 steps in, linear → 1 + 4 × 5/10 = 3 ms.
+  EXPECT_NEAR(w->p99_ms, 3.0, 1e-9);
   EXPECT_FALSE(sim_step_window(before, buckets({{0.001, 1095}, {k_inf, 1100}})));  // other edges
   EXPECT_FALSE(sim_step_window({}, after));
   const auto few = sim_step_window(before, buckets({{0.001, 1005}, {0.005, 1010}, {k_inf, 1010}}));

@@ -39,12 +39,37 @@ HealthInputs inputs(const std::vector<RequestRecord>& records, const LagHistogra
   return in;
 }
 
-TEST(ClientHealth, RobustP99NeverTakesTheSingleWorstSample) {
+TEST(ClientHealth, RobustP99IsTheLowerConfidenceBoundOfTheP99) {
   EXPECT_EQ(robust_p99_rank(2), 1);
-  EXPECT_EQ(robust_p99_rank(20), 19);
-  EXPECT_EQ(robust_p99_rank(64), 63);
-  EXPECT_EQ(robust_p99_rank(100), 99);
-  EXPECT_EQ(robust_p99_rank(1000), 990);
+  EXPECT_EQ(robust_p99_rank(20), 17);
+  EXPECT_EQ(robust_p99_rank(64), 60);
+  EXPECT_EQ(robust_p99_rank(100), 95);
+  EXPECT_EQ(robust_p99_rank(1000), 979);
+  EXPECT_EQ(robust_p99_rank(10'000), 9869);  // the normal approximation's side: ~p98.7
+  EXPECT_EQ(robust_p99_rank(1'000'000), 990'000 - 308);
+  for (std::int64_t n = 2; n < 6000; ++n) {  // monotone, never the maximum, never below ~p95 beyond 100
+    ASSERT_LE(robust_p99_rank(n), n - 1);
+    ASSERT_GE(robust_p99_rank(n + 1), robust_p99_rank(n)) << n;
+    if (n >= 100) {
+      ASSERT_GE(robust_p99_rank(n), static_cast<std::int64_t>(0.95 * static_cast<double>(n))) << n;
+    }
+  }
+}
+
+TEST(ClientHealth, OneStallAcrossEveryStreamIsForgivenASustainedOneIsNot) {
+  // 100 reads of 4 streams; one 3-ms scheduler stall delays the read of each stream arriving in it.
+  const auto records = records_with_send_lags(repeat(5, 30));
+  auto lags = reads(5'000, 96);
+  for (int i = 0; i < 4; ++i) lags.read_lag.record(3'000'000);
+  const auto once = assess_client(inputs(records, lags, 16.0));  // limit 1.6 ms
+  EXPECT_TRUE(once.healthy) << once.reason;
+  EXPECT_LT(once.gated_read_lag_ms, 1.6);
+  // The loop stalls 10 % of the time: one read in ten waits, far beyond what chance allows.
+  auto sustained = reads(5'000, 90);
+  for (int i = 0; i < 10; ++i) sustained.read_lag.record(3'000'000);
+  const auto bad = assess_client(inputs(records, sustained, 16.0));
+  EXPECT_FALSE(bad.healthy);
+  EXPECT_NE(bad.reason.find("client lag p99 3.0"), std::string::npos) << bad.reason;
 }
 
 TEST(ClientHealth, HealthyWhenLagIsSmallAgainstTpot) {
@@ -61,8 +86,8 @@ TEST(ClientHealth, HealthyWhenLagIsSmallAgainstTpot) {
 }
 
 TEST(ClientHealth, SendLagAboveTenPercentOfTpotIsUnhealthy) {
-  auto lags_us = repeat(10, 28);
-  lags_us.insert(lags_us.end(), {2500, 2500});  // two late sends of 30: above the robust p99
+  auto lags_us = repeat(10, 26);
+  lags_us.insert(lags_us.end(), {2500, 2500, 2500, 2500});  // four late sends of 30: above the robust p99
   const auto records = records_with_send_lags(lags_us);
   const LagHistograms none;
   const auto h = assess_client(inputs(records, none, 10.0));
@@ -128,6 +153,34 @@ TEST(ClientHealth, ATimeScaleBelowTheNoiseFloorIsUnhealthy) {
   in.median_tpot_ms = 2.0;  // the same model at time scale 0.1
   in.sim_time_scale = 0.1;
   EXPECT_TRUE(assess_client(in).healthy);
+}
+
+TEST(ClientHealth, ATimeScaleThatPutsEveryTokenInOneReadIsUnhealthyNotUngated) {
+  // At 1/500 a request's tokens pile up into one read: TPOT 0, and only 8 reads, too few to gate.
+  // The simulator's 500 steps over the run's 12 ms (8 requests sent 1 ms apart, each 4 ms long)
+  // put 24 µs of real time between its tokens: 10 % of that is below the 50-µs floor.
+  auto records = records_with_send_lags(repeat(5, 8));
+  for (RequestRecord& r : records) r.done = r.sent + microseconds(4000);
+  const auto lags = reads(5'000, 8);
+  auto in = inputs(records, lags, 0.0);
+  in.sim_time_scale = 0.002;
+  in.sim_steps = SimStepWindow{.steps = 500, .p99_ms = 0};
+  const auto h = assess_client(in);
+  EXPECT_FALSE(h.healthy);
+  EXPECT_NE(h.reason.find("time scale 0.002 too small"), std::string::npos) << h.reason;
+  EXPECT_NE(h.reason.find("time per engine step"), std::string::npos) << h.reason;
+  // The same TPOT 0 from a simulator that held its stream back (slow headers) while its steps kept
+  // a real 1.2 ms apart: the scale is not what crushed the gaps, and the run is not failed for it.
+  in.sim_steps = SimStepWindow{.steps = 10, .p99_ms = 0};
+  const auto held = assess_client(in);
+  EXPECT_TRUE(held.healthy) << held.reason;
+  // Without a step count there is no gap to judge, as from a real server.
+  in.sim_steps.reset();
+  EXPECT_NE(assess_client(in).reason.find("not gated"), std::string::npos);
+  in.sim_time_scale.reset();  // a real server that buffered its whole stream: nothing to judge lag by
+  const auto real = assess_client(in);
+  EXPECT_TRUE(real.healthy);
+  EXPECT_NE(real.reason.find("not gated"), std::string::npos) << real.reason;
 }
 
 TEST(ClientHealth, OpenLoopLeavesTheOpeningSecondOut) {
