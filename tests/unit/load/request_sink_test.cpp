@@ -1,25 +1,12 @@
 #include "servebench/load/request_sink.hpp"
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "servebench/util/file_io.hpp"
 
-// Counts heap allocations of this test binary, so the hot path can be checked for none.
-namespace {
-std::atomic<std::size_t> g_allocations{0};
-}  // namespace
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+// Counts this binary's heap allocations, so the hot path can be checked for none.
+#include "support/counting_new.hpp"
 
 namespace servebench::load {
 namespace {
@@ -165,13 +152,13 @@ TEST(RequestSink, SteadyStateChunksAllocateNothing) {
     }
   };
   RequestRecord warm, measured;
-  const std::size_t cold = g_allocations.load();
+  const long cold = servebench::testing::allocations();
   feed(warm);  // grows the decoder's and parser's buffers once
-  EXPECT_GT(g_allocations.load(), cold);  // the counter sees the sink's own allocations
-  const std::size_t before = g_allocations.load();
+  EXPECT_GT(servebench::testing::allocations(), cold);  // the counter sees the sink's own allocations
+  const long before = servebench::testing::allocations();
   feed(measured);
-  const std::size_t after = g_allocations.load();
-  EXPECT_EQ(after - before, 0u);
+  const long after = servebench::testing::allocations();
+  EXPECT_EQ(after - before, 0);
   EXPECT_EQ(measured.token_chunks, 1000u);
   EXPECT_EQ(measured.output_tokens_served, 1000);
 }

@@ -1,27 +1,11 @@
 #include "servebench/wire/chunk_parser.hpp"
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
 #include <gtest/gtest.h>
 
 #include "support/fixture.hpp"
 
-// Counts heap allocations so the steady-state test can check the hot path allocates nothing.
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-void* operator new(std::size_t n) {
-  g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+// Counts this binary's heap allocations, so the hot path can be checked for none.
+#include "support/counting_new.hpp"
 
 namespace servebench::wire {
 namespace {
@@ -282,13 +266,13 @@ TEST(ChunkParser, ParsesWithoutAllocatingInSteadyState) {
   Chunk c;
   for (const auto& e : events) ASSERT_TRUE(parser.parse_event(e, c));  // warm-up grows the buffers
   ASSERT_TRUE(parser.parse_event(native, c));
-  const long before = g_allocations.load();
+  const long before = servebench::testing::allocations();
   for (int round = 0; round < 50; ++round) {
     parser.reset();
     for (const auto& e : events) (void)parser.parse_event(e, c);
     (void)parser.parse_event(native, c);
   }
-  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(servebench::testing::allocations() - before, 0);
 }
 
 // Found by fuzz_chunk_stream (fuzz/regressions/chunk_stream/): a count sent as a double beyond int64's

@@ -204,7 +204,8 @@ TEST(ResponseEncoder, StopStringFinishCarriesMatchedText) {
   EXPECT_EQ(c.meta->finish_matched, MatchedStop{stop});
   EXPECT_EQ(*c.meta, g.meta);
   Chunk whole;
-  ASSERT_TRUE(ChunkParser().parse_response(out, whole));
+  ChunkParser whole_parser;  // what the chunk views lives in its parser
+  ASSERT_TRUE(whole_parser.parse_response(out, whole));
   EXPECT_EQ(whole.meta->finish_matched, MatchedStop{stop});
   // The next chunk on the same parser does not inherit the string.
   g.meta.finish_matched = std::int64_t{2};
@@ -263,7 +264,8 @@ TEST(ResponseEncoder, BatchCompletionResponseKeepsChoicesInOrder) {
     }
     EXPECT_EQ(o.at("usage").at("total_tokens").as_int64(), 36);
     Chunk c;
-    ASSERT_TRUE(ChunkParser().parse_response(out, c));
+    ChunkParser parser;  // c.text views the parser's buffer: the parser must outlive it
+    ASSERT_TRUE(parser.parse_response(out, c));
     EXPECT_EQ(c.text, "abc");  // the parser reads every choice's text
     EXPECT_EQ(c.tokens, 6);
     EXPECT_EQ(c.usage, (Usage{30, 6, 3}));
