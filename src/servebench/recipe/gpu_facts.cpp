@@ -46,9 +46,7 @@ util::Result<YAML::Node> gpu_list(const std::string& yaml_text, const std::strin
   auto loaded = util::load_yaml_string(yaml_text, file);
   if (!loaded) return std::unexpected(loaded.error());
   doc = std::move(*loaded);
-  YAML::Node list = doc.root["gpus"];
-  if (!list.IsSequence()) return std::unexpected(util::yaml_error(file, doc.root, "needs a 'gpus' list"));
-  return list;
+  return util::yaml_top_list(doc, "gpus");
 }
 
 }  // namespace

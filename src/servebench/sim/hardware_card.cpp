@@ -74,10 +74,10 @@ double HardwareCard::tensor_flops(GemmDtype gemm) const {
 util::Result<std::vector<HardwareCard>> parse_hardware_cards(const std::string& yaml_text, const std::string& file) {
   auto doc = util::load_yaml_string(yaml_text, file);
   if (!doc) return std::unexpected(doc.error());
-  const YAML::Node list = doc->root["gpus"];
-  if (!list.IsSequence()) return std::unexpected(util::yaml_error(file, doc->root, "needs a 'gpus' list"));
+  const auto list = util::yaml_top_list(*doc, "gpus");
+  if (!list) return std::unexpected(list.error());
   std::vector<HardwareCard> out;
-  for (const auto& item : list) {
+  for (const auto& item : *list) {
     auto card = read_card(file, item);
     if (!card) return std::unexpected(card.error());
     out.push_back(std::move(*card));
@@ -92,9 +92,12 @@ util::Result<std::vector<HardwareCard>> merge_hardware_cards(const std::string& 
   if (!base) return std::unexpected(base.error());
   auto over = util::load_yaml_string(override_yaml, override_file);
   if (!over) return std::unexpected(over.error());
-  const YAML::Node list = base->root["gpus"], extra = over->root["gpus"];
-  if (!list.IsSequence()) return std::unexpected(util::yaml_error(base_file, base->root, "needs a 'gpus' list"));
-  if (!extra.IsSequence()) return std::unexpected(util::yaml_error(override_file, over->root, "needs a 'gpus' list"));
+  const auto base_list = util::yaml_top_list(*base, "gpus");
+  if (!base_list) return std::unexpected(base_list.error());
+  const auto extra_list = util::yaml_top_list(*over, "gpus");
+  if (!extra_list) return std::unexpected(extra_list.error());
+  const YAML::Node& list = *base_list;
+  const YAML::Node& extra = *extra_list;
   std::vector<YAML::Node> merged;
   std::vector<std::string> files;
   for (const auto& item : list) merged.push_back(YAML::Clone(item)), files.push_back(base_file);

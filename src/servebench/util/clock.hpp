@@ -52,9 +52,20 @@ bool parse_utc(const std::string& text, WallTime& out);
 // Seconds as a double, for JSON edges.
 inline double to_seconds(Nanos d) { return std::chrono::duration<double>(d).count(); }
 inline double to_ms(Nanos d) { return std::chrono::duration<double, std::milli>(d).count(); }
-inline Nanos from_seconds(double s) { return std::chrono::duration_cast<Nanos>(std::chrono::duration<double>(s)); }
-inline Nanos from_ms(double ms) {
-  return std::chrono::duration_cast<Nanos>(std::chrono::duration<double, std::milli>(ms));
+// A count of `Period` units as Nanos, truncated toward zero as duration_cast does; NaN is 0 and a
+// count beyond Nanos' range (±292 years) saturates: the cast alone is undefined behaviour there,
+// and servers and files can send any number.
+template <class Period>
+Nanos saturating_nanos(double count) {
+  const std::chrono::duration<double, Period> d(count);
+  const double ns = std::chrono::duration<double, std::nano>(d).count();
+  if (ns != ns) return Nanos{0};
+  constexpr double limit = 9.2e18;  // below 2^63 ns by more than one double's step there
+  if (ns >= limit) return Nanos::max();
+  if (ns <= -limit) return Nanos::min();
+  return std::chrono::duration_cast<Nanos>(d);
 }
+inline Nanos from_seconds(double s) { return saturating_nanos<std::ratio<1>>(s); }
+inline Nanos from_ms(double ms) { return saturating_nanos<std::milli>(ms); }
 
 }  // namespace servebench::util

@@ -1,6 +1,7 @@
 #include "servebench/util/json_text.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include <boost/json.hpp>
 #include <fmt/format.h>
@@ -99,8 +100,18 @@ std::optional<std::int64_t> json_int(const boost::json::object& o, std::string_v
   const auto* v = o.if_contains(boost::json::string_view(key.data(), key.size()));
   if (v == nullptr) return std::nullopt;
   if (v->is_int64()) return v->get_int64();
-  if (v->is_uint64()) return static_cast<std::int64_t>(v->get_uint64());
-  if (v->is_double() && std::floor(v->get_double()) == v->get_double()) return static_cast<std::int64_t>(v->get_double());
+  // Beyond int64's range (a uint64 above it, a whole double of 2^63 or more) is not an int64:
+  // absent, not wrapped or cast (the cast is undefined behaviour).
+  if (v->is_uint64()) {
+    const std::uint64_t u = v->get_uint64();
+    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+    return static_cast<std::int64_t>(u);
+  }
+  if (v->is_double()) {
+    const double d = v->get_double();
+    constexpr double two63 = 9223372036854775808.0;
+    if (std::floor(d) == d && d >= -two63 && d < two63) return static_cast<std::int64_t>(d);
+  }
   return std::nullopt;
 }
 

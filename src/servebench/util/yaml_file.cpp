@@ -79,6 +79,13 @@ Error yaml_error(const std::string& file, const YAML::Node& node, std::string_vi
   return Error{ErrorKind::bad_input, fmt::format("{}: {}", yaml_where(file, node), message)};
 }
 
+Result<YAML::Node> yaml_top_list(const YamlDoc& doc, const std::string& key) {
+  // (A const node's missing key is an invalid node, which throws when asked its type: IsDefined first.)
+  const YAML::Node list = doc.root.IsMap() ? doc.root[key] : YAML::Node();
+  if (!list.IsDefined() || !list.IsSequence()) return std::unexpected(yaml_error(doc.file, doc.root, fmt::format("needs a '{}' list", key)));
+  return list;
+}
+
 Result<std::string> yaml_string(const std::string& file, const YAML::Node& n, std::string_view what) {
   if (!n.IsScalar()) return std::unexpected(yaml_error(file, n, fmt::format("{} must be a string, got {}", what, describe(n))));
   return n.Scalar();

@@ -29,6 +29,10 @@ std::string yaml_where(const std::string& file, const YAML::Node& node);
 // A bad_input error "file:line:col: message".
 Error yaml_error(const std::string& file, const YAML::Node& node, std::string_view message);
 
+// The list under `key` of a document whose top level must be a mapping ("gpus: [...]"); an error
+// naming the key otherwise (a document that is a scalar or a list has no keys to read).
+Result<YAML::Node> yaml_top_list(const YamlDoc& doc, const std::string& key);
+
 // Reads a mapping key by key; remembers which keys were read so finish() can reject the rest.
 class YamlMap {
  public:

@@ -59,8 +59,10 @@ void timing(LlamaTimings& t, Key k, std::int64_t v, double d) {
   if (k == Key::predicted_n) t.predicted_n = v;
   if (k == Key::draft_n) t.draft_n = v;
   if (k == Key::draft_n_accepted) t.draft_n_accepted = v;
-  if (k == Key::prompt_ms) t.prompt_time = util::from_ms(d);
-  if (k == Key::predicted_ms) t.predicted_time = util::from_ms(d);
+  // A time outside [0, a year) is no measurement (a fuzzed or broken server's number): left absent.
+  const bool plausible = d >= 0 && d < 365.0 * 24 * 3600 * 1e3;
+  if (k == Key::prompt_ms && plausible) t.prompt_time = util::from_ms(d);
+  if (k == Key::predicted_ms && plausible) t.predicted_time = util::from_ms(d);
 }
 
 }  // namespace

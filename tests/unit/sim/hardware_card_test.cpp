@@ -78,3 +78,17 @@ TEST(HardwareCard, UnknownKeyIsAnError) {
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("clock"), std::string::npos);
 }
+
+TEST(HardwareCard, ADocumentThatIsNotAMappingIsAnErrorNotAThrow) {
+  // A scalar or a list at the top, or a mapping without the list (found by fuzzing the card
+  // loader), threw out of yaml-cpp and ended the process.
+  for (const char* text : {"just words\n", "- a\n- b\n", "42\n", "models: []\n"}) {
+    const auto r = parse_hardware_cards(text, "hw.yaml");
+    ASSERT_FALSE(r) << text;
+    EXPECT_NE(r.error().message.find("hw.yaml:1:1: needs a 'gpus' list"), std::string::npos) << r.error().message;
+    const auto merged = merge_hardware_cards("gpus: []\n", "base.yaml", text, "mine.yaml");
+    ASSERT_FALSE(merged) << text;
+    EXPECT_NE(merged.error().message.find("mine.yaml:1:1: needs a 'gpus' list"), std::string::npos)
+        << merged.error().message;
+  }
+}

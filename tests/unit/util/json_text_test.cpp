@@ -41,3 +41,17 @@ TEST(JsonText, TypedAccess) {
   EXPECT_EQ(json_number(v, "z"), std::nullopt);
   EXPECT_EQ(json_number(v, "missing"), std::nullopt);
 }
+
+TEST(JsonText, AnIntegerBeyondInt64IsAbsentNotWrapped) {
+  // 8.9e53 (found by fuzzing the ledger reader) was an out-of-range cast: undefined behaviour.
+  const auto v =
+      boost::json::parse(R"({"big":8.88889e53,"edge":9223372036854775808.0,"u":18446744073709551615,"ok":4.0e18,)"
+                         R"("neg":-9223372036854775808.0,"max":9223372036854775807})")
+          .as_object();
+  EXPECT_EQ(json_int(v, "big"), std::nullopt);
+  EXPECT_EQ(json_int(v, "edge"), std::nullopt);  // 2^63
+  EXPECT_EQ(json_int(v, "u"), std::nullopt);     // a uint64 above int64's range
+  EXPECT_EQ(json_int(v, "ok"), 4'000'000'000'000'000'000);
+  EXPECT_EQ(json_int(v, "neg"), std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(json_int(v, "max"), std::numeric_limits<std::int64_t>::max());
+}

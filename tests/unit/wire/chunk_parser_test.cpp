@@ -289,3 +289,25 @@ TEST(ChunkParser, ACountBeyondInt64IsNoCount) {
 
 }  // namespace
 }  // namespace servebench::wire
+
+namespace servebench::wire {
+namespace {
+
+TEST(ChunkParser, AnImplausibleLlamacppTimingIsLeftOutNotCast) {
+  // predicted_ms 8e98 (found by fuzzing) was an out-of-range double-to-integer cast: undefined.
+  ChunkParser parser;
+  Chunk c;
+  ASSERT_TRUE(parser.parse_event(R"({"choices":[],"timings":{"predicted_n":6,"predicted_ms":8.18182e98,"prompt_ms":-3,)"
+                           R"("prompt_n":30}})",
+                           c));
+  ASSERT_TRUE(c.timings);
+  EXPECT_EQ(c.timings->predicted_n, 6);
+  EXPECT_EQ(c.timings->prompt_n, 30);
+  EXPECT_FALSE(c.timings->predicted_time);
+  EXPECT_FALSE(c.timings->prompt_time);
+  ASSERT_TRUE(parser.parse_event(R"({"choices":[],"timings":{"predicted_ms":12.017}})", c));
+  EXPECT_EQ(c.timings->predicted_time, util::from_ms(12.017));
+}
+
+}  // namespace
+}  // namespace servebench::wire
