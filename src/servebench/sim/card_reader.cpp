@@ -1,5 +1,7 @@
 #include "servebench/sim/card_reader.hpp"
 
+#include <fmt/format.h>
+
 namespace servebench::sim {
 
 util::Result<CardReader> CardReader::of(const std::string& file, const YAML::Node& node, std::string what) {
@@ -26,6 +28,25 @@ double CardReader::number(const std::string& key) { return keep(m_map.required_d
 
 double CardReader::number_or(const std::string& key, double fallback) {
   return keep(m_map.optional_double(key), std::optional<double>{}).value_or(fallback);
+}
+
+util::Nanos CardReader::micros_or(const std::string& key, double fallback_us) {
+  const double us = number_or(key, fallback_us);
+  if (us >= 0 && us <= k_max_card_micros) return util::saturating_nanos<std::micro>(us);
+  if (!m_error) {
+    m_error = util::yaml_error(m_map.file(), m_map.node(key),
+                               fmt::format("{} must be a time in [0, {:.0f}] microseconds, got {}", key,
+                                           k_max_card_micros, us));
+  }
+  return util::Nanos{0};
+}
+
+util::Nanos CardReader::micros(const std::string& key) {
+  if (!m_map.has(key)) {
+    (void)keep(m_map.required_double(key), 0.0);  // records the missing key's error
+    return util::Nanos{0};
+  }
+  return micros_or(key, 0);
 }
 
 std::string CardReader::text(const std::string& key) { return keep(m_map.required_string(key), std::string{}); }

@@ -4,9 +4,12 @@
 #include <optional>
 #include <string>
 
+#include "servebench/util/clock.hpp"
 #include "servebench/util/yaml_file.hpp"
 
 namespace servebench::sim {
+
+inline constexpr double k_max_card_micros = 1e9;  // 1,000 s
 
 class CardReader {
  public:
@@ -17,6 +20,10 @@ class CardReader {
   std::int64_t integer_or(const std::string& key, std::int64_t fallback);
   double number(const std::string& key);
   double number_or(const std::string& key, double fallback);
+  // A time in microseconds (`key` ends in `_us`), within [0, k_max_card_micros]: beyond it the
+  // value is no engine's time, and its conversion to integer nanoseconds would overflow.
+  util::Nanos micros(const std::string& key);
+  util::Nanos micros_or(const std::string& key, double fallback_us);
   std::string text(const std::string& key);
   std::string text_or(const std::string& key, std::string fallback);
   bool flag_or(const std::string& key, bool fallback);

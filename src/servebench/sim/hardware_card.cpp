@@ -9,20 +9,18 @@
 namespace servebench::sim {
 namespace {
 
-Nanos micros(double us) { return Nanos{static_cast<Nanos::rep>(us * 1000.0)}; }
-
 Efficiency read_efficiency(CardReader& r) {
   Efficiency e;
   e.bandwidth = r.number("bandwidth");
   e.mfu = r.number("mfu");
   e.link = r.number("link");
-  e.step_overhead = micros(r.number("step_overhead_us"));
-  e.eager_layer = micros(r.number("eager_layer_us"));
-  e.all_reduce_base = micros(r.number("all_reduce_base_us"));
-  e.hop_latency = micros(r.number("hop_latency_us"));
+  e.step_overhead = r.micros("step_overhead_us");
+  e.eager_layer = r.micros("eager_layer_us");
+  e.all_reduce_base = r.micros("all_reduce_base_us");
+  e.hop_latency = r.micros("hop_latency_us");
   e.runtime_reserve_gib = r.number("runtime_reserve_gib");
-  e.per_sequence = micros(r.number_or("per_sequence_us", 0));
-  e.per_request = micros(r.number_or("per_request_us", 0));
+  e.per_sequence = r.micros_or("per_sequence_us", 0);
+  e.per_request = r.micros_or("per_request_us", 0);
   return e;
 }
 

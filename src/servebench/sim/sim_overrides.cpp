@@ -12,7 +12,7 @@ namespace {
 
 std::optional<Nanos> micros_or(CardReader& r, const std::string& key) {
   if (!r.has(key)) return std::nullopt;
-  return Nanos{static_cast<Nanos::rep>(r.number(key) * 1000.0)};
+  return r.micros(key);
 }
 
 std::optional<double> number_if(CardReader& r, const std::string& key) {

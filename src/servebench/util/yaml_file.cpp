@@ -23,14 +23,24 @@ std::string describe(const YAML::Node& n) {
   }
 }
 
+// The deepest nesting a servebench file may have; none needs more than a dozen levels.
+constexpr int k_max_yaml_depth = 256;
+
 // yaml-cpp keeps every entry of a mapping but a lookup sees only the first, so a repeated key
-// would be silently ignored. The walk is bounded: aliases can make a small file a huge tree.
-Result<void> check_unique_keys(const std::string& file, const YAML::Node& node, std::size_t& budget) {
+// would be silently ignored. The walk is bounded: aliases can make a small file a huge tree
+// (`budget`, nodes), and nesting — deep, or an alias inside its own anchor — is an error beyond
+// k_max_yaml_depth levels instead of a recursion that overflows the stack (found by fuzzing).
+Result<void> check_unique_keys(const std::string& file, const YAML::Node& node, std::size_t& budget, int depth = 0) {
   if (budget == 0) return {};
   --budget;
+  if (depth > k_max_yaml_depth) {
+    return fail(ErrorKind::bad_input,
+                fmt::format("{}: nested deeper than {} levels (or an alias used inside its own anchor)",
+                            mark_where(file, node.Mark()), k_max_yaml_depth));
+  }
   if (node.IsSequence()) {
     for (const auto& item : node) {
-      if (auto ok = check_unique_keys(file, item, budget); !ok) return ok;
+      if (auto ok = check_unique_keys(file, item, budget, depth + 1); !ok) return ok;
     }
   }
   if (!node.IsMap()) return {};
@@ -46,7 +56,7 @@ Result<void> check_unique_keys(const std::string& file, const YAML::Node& node, 
       }
       seen.emplace_back(key, entry.first.Mark());
     }
-    if (auto ok = check_unique_keys(file, entry.second, budget); !ok) return ok;
+    if (auto ok = check_unique_keys(file, entry.second, budget, depth + 1); !ok) return ok;
   }
   return {};
 }

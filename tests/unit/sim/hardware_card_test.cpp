@@ -92,3 +92,26 @@ TEST(HardwareCard, ADocumentThatIsNotAMappingIsAnErrorNotAThrow) {
         << merged.error().message;
   }
 }
+
+TEST(HardwareCard, AnAbsurdTimeIsAnErrorNamingTheKeyNotAnOverflow) {
+  // step_overhead_us 2.2e26 (found by fuzzing the card loader) was cast to integer nanoseconds:
+  // undefined behaviour. A card's times must lie in [0, 1,000 s].
+  const std::string card =
+      "gpus:\n  - {name: x, sm: 90, memory_gb: 80, hbm_tbs: 3, bf16_tflops: 1, fp8_tflops: 2, nvlink_gbs: 0, "
+      "pcie_gbs: 64,\n     efficiency: {bandwidth: 0.8, mfu: 0.5, link: 0.8, step_overhead_us: 2.22222e26, "
+      "eager_layer_us: 60, all_reduce_base_us: 8, hop_latency_us: 1.5, runtime_reserve_gib: 1}}\n";
+  const auto r = parse_hardware_cards(card, "hw.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("hw.yaml:3:"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("step_overhead_us must be a time in [0, 1000000000] microseconds"),
+            std::string::npos)
+      << r.error().message;
+  std::string negative = card;
+  negative.replace(negative.find("2.22222e26"), 10, "-1");
+  EXPECT_FALSE(parse_hardware_cards(negative, "hw.yaml"));
+  std::string fine = card;
+  fine.replace(fine.find("2.22222e26"), 10, "400");
+  const auto ok = parse_hardware_cards(fine, "hw.yaml");
+  ASSERT_TRUE(ok) << ok.error().message;
+  EXPECT_EQ((*ok)[0].efficiency.step_overhead, std::chrono::microseconds(400));
+}

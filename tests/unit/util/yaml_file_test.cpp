@@ -22,6 +22,20 @@ TEST(YamlFile, DuplicateKeyIsAnErrorAtItsSecondPosition) {
   EXPECT_TRUE(load_yaml_string("a: {x: 1}\nb: {x: 1}\n", "c.yaml"));  // same key in two mappings is fine
 }
 
+TEST(YamlFile, NestingBeyondTheLimitIsAnErrorNotAStackOverflow) {
+  // The duplicate-key walk recursed once per level with no bound; a fuzzed catalog overflowed the
+  // stack (fuzz/regressions/recipe_catalog/). 300 levels of flow lists parse, then are refused.
+  const std::string deep = std::string(300, '[') + std::string(300, ']') + "\n";
+  const auto r = load_yaml_string(deep, "deep.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("deep.yaml:1:"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("nested deeper than 256 levels"), std::string::npos) << r.error().message;
+  const std::string ok = std::string(100, '[') + std::string(100, ']') + "\n";
+  EXPECT_TRUE(load_yaml_string(ok, "ok.yaml"));
+  // An alias inside its own anchor: an error either way, never a crash.
+  EXPECT_FALSE(load_yaml_string("a: &x [1, *x]\n", "self.yaml"));
+}
+
 TEST(YamlMap, UnknownKeyIsAnErrorAtItsPosition) {
   const auto doc = load_yaml_string("name: x\nconcurency: [1]\n", "c.yaml");
   ASSERT_TRUE(doc);
