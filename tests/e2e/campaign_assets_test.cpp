@@ -11,7 +11,7 @@ namespace {
 
 std::string asset_campaign(const std::string& concurrency) {
   return "name: e2e-assets\n"
-         "protocol: {num_prompts: \"2\", warmup_requests: 0, client_lag_limit: 10}\n"
+         "protocol: {num_prompts: \"2\", warmup_requests: 0, client_lag_limit: 1000}\n"
          "assets: [patch.diff]\n"
          "arms:\n"
          "  - name: a\n"

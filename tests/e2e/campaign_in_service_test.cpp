@@ -23,7 +23,7 @@ struct ServiceGuard {
 
 std::string in_service_campaign(const std::string& url) {
   return "name: e2e-in-service\n"
-         "protocol: {num_prompts: \"2\", warmup_requests: 0, client_lag_limit: 10}\n"
+         "protocol: {num_prompts: \"2\", warmup_requests: 0, client_lag_limit: 1000}\n"
          "arms:\n"
          "  - name: a\n"
          "    engine: sim\n"

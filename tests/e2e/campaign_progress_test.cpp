@@ -68,7 +68,7 @@ PtyRun run_on_pty(const std::vector<std::string>& args, const std::filesystem::p
 std::string progress_campaign(const std::string& name) {
   // Real-time simulator: the measured phase of a1/s/c1 lasts seconds, long enough for several redraws.
   return "name: " + name + "\n"
-         "protocol: {num_prompts: \"8\", warmup_requests: 0, client_lag_limit: 10}\n"
+         "protocol: {num_prompts: \"8\", warmup_requests: 0, client_lag_limit: 1000}\n"
          "arms:\n"
          "  - {name: a, engine: sim, gate: false, launch: \"" + sim_launch("", 1.0) + "\"}\n"
          "scenarios:\n"
