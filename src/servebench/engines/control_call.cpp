@@ -51,7 +51,8 @@ util::Result<boost::json::value> post_json(http::Exchange& ex, std::string_view 
 util::Result<std::vector<wire::Sample>> scrape_metrics(http::Exchange& ex, std::string_view enable_hint) {
   auto r = call(ex, http::Method::get, "/metrics");
   if (!r) return std::unexpected(r.error());
-  if (r->status == 404) {
+  // 404: no such route; 501: the route exists but is off (llama-server without --metrics).
+  if (r->status == 404 || r->status == 501) {
     return util::failf(util::ErrorKind::failed, "{}; {}", describe_status(ex, http::Method::get, "/metrics", *r),
                        enable_hint);
   }

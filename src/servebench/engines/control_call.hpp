@@ -28,7 +28,8 @@ std::string describe_status(const http::Exchange& ex, http::Method method, std::
 // A 2xx JSON body, else a failure naming the route.
 util::Result<boost::json::value> get_json(http::Exchange& ex, std::string_view target);
 util::Result<boost::json::value> post_json(http::Exchange& ex, std::string_view target, std::string body);
-// GET /metrics parsed; a 404 fails with `enable_hint` (e.g. "start SGLang with --enable-metrics").
+// GET /metrics parsed; a 404 or 501 (route switched off) fails with `enable_hint` (e.g. "start SGLang with
+// --enable-metrics").
 util::Result<std::vector<wire::Sample>> scrape_metrics(http::Exchange& ex, std::string_view enable_hint);
 // Calls `ready` until it says true, pausing k_poll_interval between calls; fails with
 // "<what>: still not done after the deadline" or with `ready`'s own failure.

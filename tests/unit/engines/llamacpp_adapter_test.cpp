@@ -155,5 +155,79 @@ TEST(LlamacppAdapter, HealthFromRecordedBody) {
   EXPECT_EQ(*model, "models/rand-45m.gguf");
 }
 
+// The recording of build b1-de3ff81 (tests/fixtures/llamacpp/README.md): -np 4 -c 4096, so four
+// slots of 1,024 tokens and a KV pool of 4,096; meta.vocab_type is a number there, not a bool.
+TEST(LlamacppAdapter, FactsFromTheRecordingOfBuildDe3ff81) {
+  LlamacppFixture f;
+  FakeExchange ex;
+  ex.on_fixture(http::Method::get, "/props", "llamacpp/de3ff81/props.json");
+  ex.on_fixture(http::Method::get, "/slots", "llamacpp/de3ff81/slots_idle.json");
+  ex.on_fixture(http::Method::get, "/v1/models", "llamacpp/de3ff81/models.json");
+  auto facts = f.adapter->facts(ex);
+  ASSERT_TRUE(facts) << facts.error().message;
+  EXPECT_EQ(facts->version, "b1-de3ff81");
+  EXPECT_EQ(facts->model, "tiny-llama.gguf");
+  EXPECT_EQ(facts->max_running_requests, 4);
+  EXPECT_EQ(facts->context_length, 1024);
+  EXPECT_EQ(facts->kv_pool_tokens, 4096);
+  EXPECT_FALSE(facts->speculative);
+  auto vocab = f.adapter->vocab_size(ex);
+  ASSERT_TRUE(vocab && *vocab);
+  EXPECT_EQ(**vocab, 32000);
+}
+
+// A slot the real server reported busy mid-generation, then all idle.
+TEST(LlamacppAdapter, WaitIdleWaitsOutARecordedBusySlot) {
+  LlamacppFixture f;
+  FakeExchange ex;
+  ex.on_fixture(http::Method::get, "/slots", "llamacpp/de3ff81/slots_busy.json");
+  ex.on_fixture(http::Method::get, "/slots", "llamacpp/de3ff81/slots_idle.json");
+  ASSERT_TRUE(f.adapter->wait_idle(ex, f.clock.now() + 10s));
+  EXPECT_EQ(ex.calls.size(), 2u);
+}
+
+// --no-slots answers /slots with 501: the adapter reads the gauges of /metrics instead.
+TEST(LlamacppAdapter, WaitIdleWithSlotsDisabledReadsTheRecordedGauges) {
+  LlamacppFixture f;
+  FakeExchange ex;
+  ex.on(http::Method::get, "/slots", 501, recorded_body("llamacpp/de3ff81/slots_disabled.txt"));
+  ex.on_fixture(http::Method::get, "/metrics", "llamacpp/de3ff81/metrics_busy.prom");
+  ex.on_fixture(http::Method::get, "/metrics", "llamacpp/de3ff81/metrics.prom");
+  ASSERT_TRUE(f.adapter->wait_idle(ex, f.clock.now() + 10s));
+  EXPECT_EQ(ex.calls, (std::vector<std::string>{"GET /slots", "GET /metrics", "GET /slots", "GET /metrics"}));
+}
+
+// Without --metrics the real server answers 501 (not 404): the error still says what to change.
+TEST(LlamacppAdapter, SnapshotWithoutMetricsSaysHowToStart) {
+  LlamacppFixture f;
+  FakeExchange ex;
+  ex.on(http::Method::get, "/metrics", 501, recorded_body("llamacpp/de3ff81/metrics_disabled.txt"));
+  auto r = f.adapter->snapshot(ex);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("HTTP 501"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("start llama-server with --metrics"), std::string::npos) << r.error().message;
+}
+
+// After a 7-token prompt without the cache, the same prompt with it (6 cached), and a 2-token
+// prompt (1 cached): 8 + 4 + 900 tokens generated.
+TEST(LlamacppAdapter, SnapshotOfTheRecordedRun) {
+  LlamacppFixture f;
+  f.ex.on_fixture(http::Method::get, "/metrics", "llamacpp/de3ff81/metrics.prom");
+  auto c = f.adapter->snapshot(f.ex);
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->prompt_tokens, 9);
+  EXPECT_EQ(c->cached_tokens, 7);
+  EXPECT_EQ(c->generation_tokens, 912);
+  EXPECT_EQ(c->running, 0);
+}
+
+TEST(LlamacppAdapter, TokenizeReadsRecordedPieces) {
+  LlamacppFixture f;
+  f.ex.on_fixture(http::Method::post, "/tokenize", "llamacpp/de3ff81/tokenize_pieces.json");
+  auto ids = f.adapter->tokenize(f.ex, "The quick brown fox", SpecialTokens::omit);
+  ASSERT_TRUE(ids) << ids.error().message;
+  EXPECT_EQ(*ids, (wire::TokenIds{450, 4996, 17354, 1701, 29916}));
+}
+
 }  // namespace
 }  // namespace servebench::engines

@@ -228,6 +228,40 @@ TEST(ChunkParser, LlamacppErrorBody) {
   EXPECT_NE(c.error->message.find("parse error"), std::string::npos);
 }
 
+// Build b1-de3ff81 (tests/fixtures/llamacpp/README.md): 8 tokens with ignore_eos at temperature 0,
+// usage and timings on the finish chunk, then [DONE].
+TEST(ChunkParser, LlamacppStreamOfBuildDe3ff81) {
+  ChunkParser parser;
+  const auto events = sse_data(read_fixture("llamacpp/de3ff81/completions_stream.sse"));
+  ASSERT_EQ(events.size(), 10u);
+  const auto chunks = parse_all(parser, events);
+  std::int64_t tokens = 0;
+  for (const auto& c : chunks) tokens += c.tokens;
+  EXPECT_EQ(tokens, 8);
+  const Chunk& last = chunks[8];
+  EXPECT_EQ(last.finish, FinishReason::length);
+  ASSERT_TRUE(last.usage);
+  EXPECT_EQ(last.usage->completion_tokens, 8);
+  EXPECT_EQ(last.usage->prompt_tokens, 7);
+  ASSERT_TRUE(last.timings);
+  EXPECT_EQ(last.timings->predicted_n, 8);
+  EXPECT_EQ(last.timings->predicted_time, util::from_ms(2.841));
+  EXPECT_TRUE(chunks[9].done);
+}
+
+// A prompt longer than a slot: 400 with the error type and the two sizes beside the message.
+TEST(ChunkParser, LlamacppExceedContextErrorBody) {
+  const std::string recorded = read_fixture("llamacpp/de3ff81/error_exceed_context.txt");
+  ASSERT_NE(recorded.find("\nHTTP 400"), std::string::npos);
+  ChunkParser parser;
+  Chunk c;
+  ASSERT_TRUE(parser.parse_response(recorded.substr(0, recorded.find('\n')), c));
+  ASSERT_TRUE(c.error);
+  EXPECT_EQ(c.error->code, 400);
+  EXPECT_EQ(c.error->message, "request (1100 tokens) exceeds the available context size (1024 tokens), try increasing it");
+  EXPECT_EQ(c.tokens, 0);
+}
+
 TEST(ChunkParser, EmissionStampIsRead) {
   ChunkParser parser;
   Chunk c;
