@@ -1,5 +1,6 @@
 #include "servebench/campaign/server_facts.hpp"
 
+#include "servebench/engines/launch_facts.hpp"
 #include "servebench/util/json_text.hpp"
 
 namespace servebench::campaign {
@@ -26,6 +27,11 @@ CapturedFacts capture_facts(const ArmSpec& arm, ArmServer& server, const util::W
   if (!facts) {
     f.facts_error = facts.error().message;
     return out;
+  }
+  if (arm.launch) {  // what the command says and the server does not (llama-server's unified KV cache)
+    if (auto launch = flags::normalize_command(engines::dialect_of(arm.engine), *arm.launch, arm.env)) {
+      engines::apply_launch(arm.engine, *launch, *facts);
+    }
   }
   out.limits = {facts->context_length, facts->kv_pool_tokens, facts->max_running_requests};
   if (facts->sim) out.time_scale = facts->sim->time_scale;
