@@ -48,8 +48,10 @@ TEST_P(LiveTpot, AgreesWithTheServersOwnPerTokenTime) {
   std::cout << "C=" << c << ": client mean TPOT " << tpot_ms << " ms, server " << server_ms << " ms per step ("
             << 100 * (tpot_ms / server_ms - 1) << " %)\n";
   // The client sees each token after the server stamped it and wrote it; on loopback that adds
-  // the same few tens of microseconds to the first and the last token, so the two agree closely.
-  EXPECT_NEAR(tpot_ms, server_ms, 0.03 * server_ms + 0.05) << "client TPOT " << tpot_ms << " ms, server " << server_ms;
+  // about the same delay to the first and the last token, so the two agree within a few percent.
+  // On a loaded machine the server's HTTP thread may deliver one of them late: up to 2 ms per
+  // request, spread over its 63 steps, is allowed on top.
+  EXPECT_NEAR(tpot_ms, server_ms, 0.03 * server_ms + 2.0 / 63) << "client TPOT " << tpot_ms << " ms, server " << server_ms;
 }
 
 INSTANTIATE_TEST_SUITE_P(Concurrency, LiveTpot, ::testing::Values(1, 4, 8),

@@ -14,55 +14,50 @@
 namespace servebench::live {
 namespace {
 
-// No request failed, and none for a reason a connection closed under it would give.
-void expect_clean_connections(const json::object& o) {
+// Every request completed with exactly the tokens asked for; none failed, and none for a reason a
+// connection closed under it would give (the reconnects it took are printed).
+void expect_every_request_whole(const json::object& o, int requests, int output_len) {
+  EXPECT_EQ(num(o, "completed"), requests);
+  EXPECT_EQ(num(o, "total_output_tokens"), requests * output_len);
+  EXPECT_EQ(num(o, "output_token_mismatches"), 0);
   EXPECT_EQ(num(o, "failed"), 0);
   EXPECT_TRUE(o.at("errors_by_kind").as_object().empty()) << json::serialize(o.at("errors_by_kind"));
   EXPECT_GE(num(o, "reconnects"), 0);
+  std::cout << "reconnects " << num(o, "reconnects") << " for " << requests << " requests\n";
+}
+
+// `bench` against a fresh server of `slots` slots, with `load` (prompt and output lengths given).
+json::object bench_run(const LiveEnv& env, const std::string& name, int slots, std::vector<std::string> load,
+                       int input_len, int output_len) {
+  LlamaServer s(env, name, slots);
+  EXPECT_TRUE(s.ready()) << s.log();
+  load.insert(load.end(), {"--random-input-len", std::to_string(input_len), "--random-output-len",
+                           std::to_string(output_len)});
+  const Finished r = s.bench(load);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.exit_code == 0 ? s.result() : json::object{};
 }
 
 TEST(LiveLlamaServer, BenchClosedLoopHasNoFailuresAndExactCounts) {
   SKIP_UNLESS_LIVE(env);
-  LlamaServer s(env, "closed");
-  ASSERT_TRUE(s.ready()) << s.log();
-  const Finished r = s.bench({"--num-prompts", "16", "--max-concurrency", "4", "--random-input-len", "32",
-                              "--random-output-len", "16"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto o = s.result();
-  EXPECT_EQ(num(o, "completed"), 16);
-  EXPECT_EQ(num(o, "total_output_tokens"), 16 * 16);
-  EXPECT_EQ(num(o, "output_token_mismatches"), 0);
-  expect_clean_connections(o);
+  const auto o = bench_run(env, "closed", 4, {"--num-prompts", "16", "--max-concurrency", "4"}, 32, 16);
+  expect_every_request_whole(o, 16, 16);
+  ASSERT_TRUE(o.contains("client"));
   EXPECT_TRUE(o.at("client").as_object().at("healthy").as_bool()) << json::serialize(o.at("client"));
 }
 
 // One stream at a time, each request sent the moment the previous response ended: the server
-// closes the connection about 0.2 ms after each stream, so every request races that close.
+// closes the connection right after each stream, so every request races that close.
 TEST(LiveLlamaServer, BackToBackRequestsSurviveTheServerClosingEachConnection) {
   SKIP_UNLESS_LIVE(env);
-  LlamaServer s(env, "back_to_back", 1);
-  ASSERT_TRUE(s.ready()) << s.log();
-  const Finished r = s.bench({"--num-prompts", "40", "--max-concurrency", "1", "--random-input-len", "8",
-                              "--random-output-len", "2"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto o = s.result();
-  EXPECT_EQ(num(o, "completed"), 40);
-  EXPECT_EQ(num(o, "total_output_tokens"), 40 * 2);
-  expect_clean_connections(o);
-  std::cout << "reconnects " << num(o, "reconnects") << " of 40 requests\n";
+  const auto o = bench_run(env, "back_to_back", 1, {"--num-prompts", "40", "--max-concurrency", "1"}, 8, 2);
+  expect_every_request_whole(o, 40, 2);
 }
 
 TEST(LiveLlamaServer, BenchOpenLoopHasNoFailures) {
   SKIP_UNLESS_LIVE(env);
-  LlamaServer s(env, "open");
-  ASSERT_TRUE(s.ready()) << s.log();
-  const Finished r = s.bench({"--num-prompts", "24", "--request-rate", "8", "--random-input-len", "32",
-                              "--random-output-len", "16"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto o = s.result();
-  EXPECT_EQ(num(o, "completed"), 24);
-  EXPECT_EQ(num(o, "total_output_tokens"), 24 * 16);
-  expect_clean_connections(o);
+  const auto o = bench_run(env, "open", 4, {"--num-prompts", "24", "--request-rate", "8"}, 32, 16);
+  expect_every_request_whole(o, 24, 16);
   EXPECT_GT(num(o, "median_ttft_from_intended_ms"), 0);
 }
 
