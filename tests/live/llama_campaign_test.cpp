@@ -67,7 +67,9 @@ TEST(LiveLlamaServer, TwoArmCampaignHasNoFailuresAndVerifiesAColdCache) {
     return "  - {name: " + name + ", engine: llamacpp, launch: \"" + env.server + " " +
            server_flags(env, dir, slots, extra) + " --port {port}\", ready_timeout_s: 120, gate: {required: false}}\n";
   };
+  // client_lag_limit: this test is about the server, so a loaded machine's noise cannot void a point.
   e2e::write_text(dir / "c.yaml", "name: live\nprotocol:\n  num_prompts: \"max(4, 2 * c)\"\n  warmup_requests: 1\n"
+                                  "  client_lag_limit: 1000\n"
                                   "arms:\n" + arm("np2", 2, "") + arm("auto_ub64", k_auto_slots, "-ub 64") +
                                   "scenarios:\n  - {name: chat, isl: 32, osl: 16, concurrency: [1, 2]}\n");
   const auto run = e2e::run_servebench({"campaign", "run", "c.yaml", "--out", "out"}, dir);
