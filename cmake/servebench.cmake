@@ -14,6 +14,24 @@ function(servebench_warnings target)
   endif()
 endfunction()
 
+# servebench_unity(TARGET) — with SERVEBENCH_UNITY, compile TARGET's sources in batches of
+# SERVEBENCH_UNITY_BATCH files per translation unit. Applied where the per-unit cost is mostly the
+# same headers parsed again (every test binary: gtest, the project's headers; the cli module: CLI11's
+# templates; the recipe module: yaml-cpp and Boost.JSON), which makes up most of a fresh build
+# (docs/build.md, "Build time"). File-local names must then be unique within a target: two files of
+# one batch share a translation unit and so share their anonymous namespaces.
+function(servebench_unity target)
+  if(NOT SERVEBENCH_UNITY)
+    return()
+  endif()
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${SERVEBENCH_UNITY_BATCH})
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # A unity source includes the .cpp files, so GCC takes each file's anonymous-namespace types for
+    # an included file's and warns about every class deriving from one (each test fixture's tests).
+    target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
+  endif()
+endfunction()
+
 # servebench_module(NAME SOURCES... DEPS ...) — one static library per module.
 function(servebench_module name)
   cmake_parse_arguments(M "" "" "SOURCES;DEPS" ${ARGN})
@@ -52,6 +70,7 @@ function(servebench_unit_test module)
   # One precompiled header (tests/CMakeLists.txt) serves every unit-test binary: compiled once per
   # build, and an unchanged header keeps the test objects' ccache entries valid.
   target_precompile_headers(${exe} REUSE_FROM servebench_test_pch)
+  servebench_unity(${exe})
   gtest_discover_tests(${exe} DISCOVERY_MODE PRE_TEST)
   # The labels: T_LABELS and the module's name, so a run can pick suites by module (scripts/sanitize
   # tsan). Set after discovery, from the list of tests it leaves: gtest_discover_tests' PROPERTIES
@@ -74,6 +93,7 @@ function(servebench_e2e_binary name label)
   servebench_warnings(${name})
   servebench_test_compile_settings(${name})
   target_precompile_headers(${name} REUSE_FROM servebench_test_pch)
+  servebench_unity(${name})
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST
     PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" ${E_PROPERTIES})
   # LABEL may be a list ("e2e;timing"): set after discovery, as servebench_unit_test does.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "e2e/bench_process.hpp"
+#include "e2e/sim_child.hpp"
 #include "servebench/util/json_text.hpp"
 #include "servebench/util/strings.hpp"
 
@@ -46,7 +47,6 @@ struct Sim {
   }
 };
 
-double number(const json::object& o, std::string_view key) { return util::json_number(o, key).value_or(-1); }
 
 TEST(BenchSim, ExactTokenCountsAndAColdCache) {
   Sim sim("sim_exact", {});
@@ -55,17 +55,17 @@ TEST(BenchSim, ExactTokenCountsAndAColdCache) {
                               "--random-input-len", "128", "--random-output-len", "32", "--flush-cache"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const json::object o = sim.result();
-  EXPECT_EQ(number(o, "completed"), 16);
-  EXPECT_EQ(number(o, "total_input_tokens"), 16 * 128);
-  EXPECT_EQ(number(o, "total_output_tokens"), 16 * 32);
-  EXPECT_EQ(number(o, "output_token_mismatches"), 0);
-  EXPECT_EQ(number(o, "input_token_mismatches"), 0);
+  EXPECT_EQ(number_of(o, "completed"), 16);
+  EXPECT_EQ(number_of(o, "total_input_tokens"), 16 * 128);
+  EXPECT_EQ(number_of(o, "total_output_tokens"), 16 * 32);
+  EXPECT_EQ(number_of(o, "output_token_mismatches"), 0);
+  EXPECT_EQ(number_of(o, "input_token_mismatches"), 0);
   const auto& cache = o.at("cache").as_object();
   EXPECT_TRUE(cache.at("flushed").as_bool());
   ASSERT_FALSE(cache.at("hit_rate").is_null());
   EXPECT_LE(util::json_number(cache, "hit_rate").value_or(1), 0.01);  // no prompt shares a prefix
   EXPECT_TRUE(o.at("server_info").is_object());
-  EXPECT_GT(number(o, "median_tpot_ms"), 0);
+  EXPECT_GT(number_of(o, "median_tpot_ms"), 0);
 }
 
 TEST(BenchSim, NativeGenerateGivesAcceptLengthFromMeta) {
@@ -76,10 +76,10 @@ TEST(BenchSim, NativeGenerateGivesAcceptLengthFromMeta) {
                               "--random-input-len", "64", "--random-output-len", "48"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const json::object o = sim.result();
-  EXPECT_EQ(number(o, "total_output_tokens"), 8 * 48);
+  EXPECT_EQ(number_of(o, "total_output_tokens"), 8 * 48);
   EXPECT_EQ(o.at("accept_length_source"), "native_meta");
-  EXPECT_GT(number(o, "accept_length"), 1.0);
-  EXPECT_LE(number(o, "accept_length"), 4.0);
+  EXPECT_GT(number_of(o, "accept_length"), 1.0);
+  EXPECT_LE(number_of(o, "accept_length"), 4.0);
   EXPECT_NE(r.out.find("Accept length:"), std::string::npos);
 }
 
@@ -93,8 +93,8 @@ TEST(BenchSim, OpenAiRoutesGetTheServerReportedAcceptLength) {
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const json::object o = sim.result();
   EXPECT_EQ(o.at("accept_length_source"), "server_reported");
-  EXPECT_GT(number(o, "accept_length"), 1.0);
-  EXPECT_LE(number(o, "accept_length"), 4.0);
+  EXPECT_GT(number_of(o, "accept_length"), 1.0);
+  EXPECT_LE(number_of(o, "accept_length"), 4.0);
   EXPECT_NE(r.out.find("Accept length:"), std::string::npos);
 }
 
@@ -106,8 +106,8 @@ TEST(BenchSim, StampedEventsGiveClientAddedLatency) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json::object o = sim.result();
   const auto& client = o.at("client").as_object();
-  EXPECT_GE(number(client, "stamped_chunks"), 8 * 16);
-  EXPECT_GT(number(client, "added_latency_p50_ms"), 0);
+  EXPECT_GE(number_of(client, "stamped_chunks"), 8 * 16);
+  EXPECT_GT(number_of(client, "added_latency_p50_ms"), 0);
 }
 
 TEST(BenchSim, BadInputBecomesHttpStatusFailures) {
@@ -118,7 +118,7 @@ TEST(BenchSim, BadInputBecomesHttpStatusFailures) {
                               "--random-input-len", "300", "--random-output-len", "8"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const json::object o = sim.result();
-  EXPECT_EQ(number(o, "completed"), 0);
+  EXPECT_EQ(number_of(o, "completed"), 0);
   EXPECT_EQ(o.at("errors_by_kind").as_object().at("http_status").as_int64(), 3);
 }
 

@@ -15,7 +15,7 @@ using namespace servebench::e2e;
 
 namespace {
 
-const std::string k_catalog = SERVEBENCH_SOURCE_DIR "/examples/catalogs/glm-5.3-flash.yaml";
+const std::string k_glm_catalog = SERVEBENCH_SOURCE_DIR "/examples/catalogs/glm-5.3-flash.yaml";
 const std::string k_recording = SERVEBENCH_SOURCE_DIR "/tests/fixtures/recipe/glm-5.3-flash.selections.jsonl";
 const std::string k_planted = SERVEBENCH_SOURCE_DIR "/tests/fixtures/recipe/glm-5.3-flash.planted.yaml";
 
@@ -23,18 +23,18 @@ const std::string k_planted = SERVEBENCH_SOURCE_DIR "/tests/fixtures/recipe/glm-
 
 TEST(RecipePages, ExportIsTheRecordedCookbookPage) {
   const auto dir = campaign_temp_dir("recipe_export_pages");
-  const auto r = run_servebench({"recipe", "export", k_catalog, "--format", "cookbook-selections", "-o", "glm.jsonl"}, dir);
+  const auto r = run_servebench({"recipe", "export", k_glm_catalog, "--format", "cookbook-selections", "-o", "glm.jsonl"}, dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("1152 selection(s) written to glm.jsonl"), std::string::npos) << r.err;
   EXPECT_TRUE(util::read_file(dir / "glm.jsonl").value_or("") == util::read_file(k_recording).value_or("x"));
-  const auto same = run_servebench({"recipe", "diff", k_catalog, k_recording}, dir);
+  const auto same = run_servebench({"recipe", "diff", k_glm_catalog, k_recording}, dir);
   EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
   EXPECT_TRUE(same.out.starts_with("1152 selections compared, 0 differ")) << same.out;
 }
 
 TEST(RecipePages, DiffNamesTheSelectionsAnEditChanges) {
   const auto dir = campaign_temp_dir("recipe_diff_pages");
-  std::string text = util::read_file(k_catalog).value_or("");
+  std::string text = util::read_file(k_glm_catalog).value_or("");
   const std::string from = "--mem-fraction-static 0.70,";
   ASSERT_NE(text.find(from), std::string::npos);
   text.replace(text.find(from), from.size(), "--mem-fraction-static 0.72,");
@@ -52,19 +52,19 @@ TEST(RecipePages, DiffNamesTheSelectionsAnEditChanges) {
 
 TEST(RecipePages, RenderPrintsThePagesCommands) {
   const auto dir = campaign_temp_dir("recipe_render_page");
-  const auto plain = run_servebench({"recipe", "render", k_catalog, "--select", "hw=h200,strategy=high-throughput,quant=fp8,hicache=l3"}, dir);
+  const auto plain = run_servebench({"recipe", "render", k_glm_catalog, "--select", "hw=h200,strategy=high-throughput,quant=fp8,hicache=l3"}, dir);
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   EXPECT_TRUE(plain.out.starts_with("# Start Mooncake and place the configuration file on every serving node.\n"
                                     "SGLANG_HICACHE_MOONCAKE_CONFIG_PATH=<mooncake.json> \\\nsglang serve \\\n"))
       << plain.out;
   EXPECT_NE(plain.err.find("badge unverified"), std::string::npos) << plain.err;
-  const auto docker = run_servebench({"recipe", "render", k_catalog, "--select", "hw=gb300,strategy=low-latency,quant=fp8", "--format", "docker"}, dir);
+  const auto docker = run_servebench({"recipe", "render", k_glm_catalog, "--select", "hw=gb300,strategy=low-latency,quant=fp8", "--format", "docker"}, dir);
   ASSERT_EQ(docker.exit_code, 0) << docker.err;
   EXPECT_NE(docker.out.find("  lmsysorg/sglang:glm-5.3-flash \\\n  sglang serve \\\n    --model-path zai-org/GLM-5.3-Flash"), std::string::npos)
       << docker.out;
   EXPECT_NE(docker.err.find("badge verified"), std::string::npos) << docker.err;
   EXPECT_NE(docker.err.find("SGLang then defaults it to 48"), std::string::npos) << docker.err;
-  const auto greyed = run_servebench({"recipe", "render", k_catalog, "--select", "hw=h100,strategy=low-latency,quant=nvfp4"}, dir);
+  const auto greyed = run_servebench({"recipe", "render", k_glm_catalog, "--select", "hw=h100,strategy=low-latency,quant=nvfp4"}, dir);
   EXPECT_EQ(greyed.exit_code, 2);
   EXPECT_NE(greyed.err.find("Hopper cannot serve this checkpoint"), std::string::npos) << greyed.err;
 }

@@ -13,6 +13,7 @@
 
 #include "e2e/bench_process.hpp"
 #include "e2e/campaign_process.hpp"
+#include "e2e/sim_child.hpp"
 #include "servebench/http/blocking_client.hpp"
 #include "servebench/util/json_text.hpp"
 #include "servebench/util/strings.hpp"
@@ -56,7 +57,6 @@ struct SimServer {
   }
 };
 
-double number(const json::object& o, std::string_view key) { return util::json_number(o, key).value_or(-1); }
 
 TEST(SweepSim, ConcurrencyBoundaryIsTheSimulatorsCapacityWithinOneStep) {
   SimServer s("sweep_concurrency", {"--max-running-requests", "5"});
@@ -76,7 +76,7 @@ TEST(SweepSim, ConcurrencyBoundaryIsTheSimulatorsCapacityWithinOneStep) {
   ASSERT_EQ(probe.exit_code, 0) << probe.err;
   const auto line = util::parse_json(util::trim(util::read_file(s.dir / "probe.jsonl").value_or("")), "probe");
   ASSERT_TRUE(line && line->is_object());
-  const double ttft = number(line->as_object(), "mean_ttft_ms"), e2e = number(line->as_object(), "mean_e2e_latency_ms");
+  const double ttft = number_of(line->as_object(), "mean_ttft_ms"), e2e = number_of(line->as_object(), "mean_e2e_latency_ms");
   ASSERT_GT(ttft, 0);
   ASSERT_GT(e2e, 8 * ttft) << "the two regimes are too close to tell apart";
   const double slo = e2e / 2;
@@ -146,8 +146,8 @@ TEST(SweepSim, RateBoundaryIsTheSimulatorsCapacityWithinOneStep) {
   ASSERT_EQ(measured.exit_code, 0) << measured.err;
   const auto line = util::parse_json(util::trim(util::read_file(s.dir / "probe.jsonl").value_or("")), "probe");
   ASSERT_TRUE(line && line->is_object());
-  const double e2e_s = number(line->as_object(), "mean_e2e_latency_ms") / 1000;
-  const double ttft_s = number(line->as_object(), "mean_ttft_ms") / 1000;
+  const double e2e_s = number_of(line->as_object(), "mean_e2e_latency_ms") / 1000;
+  const double ttft_s = number_of(line->as_object(), "mean_ttft_ms") / 1000;
   ASSERT_GT(e2e_s, 10 * ttft_s) << "a request's queueing could not be told from its prefill";
   const double capacity = n / e2e_s;  // requests per second
   // The SLO: a quarter of S on TTFT p90. Below the capacity a request starts at once (TTFT ≈ one

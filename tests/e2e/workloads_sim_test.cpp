@@ -9,6 +9,7 @@
 
 #include "e2e/bench_process.hpp"
 #include "e2e/campaign_process.hpp"
+#include "e2e/sim_child.hpp"
 #include "servebench/util/json_text.hpp"
 #include "servebench/util/strings.hpp"
 
@@ -27,7 +28,6 @@ std::vector<json::object> json_lines(const std::filesystem::path& path) {
   return out;
 }
 
-double number(const json::object& o, std::string_view key) { return util::json_number(o, key).value_or(-1); }
 
 struct SimBench {
   std::filesystem::path dir;
@@ -64,12 +64,12 @@ TEST(WorkloadsSim, SharedPrefixHitRateIsTheTheoreticalOne) {
                               "--gsp-question-len", "32", "--gsp-output-len", "4", "--max-concurrency", "2"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const json::object o = s.result();
-  EXPECT_EQ(number(o, "completed"), 128);
-  EXPECT_EQ(number(o, "total_input_tokens"), 128 * 288);
-  EXPECT_EQ(number(o, "total_output_tokens"), 128 * 4);
-  EXPECT_EQ(number(o, "input_token_mismatches"), 0);
+  EXPECT_EQ(number_of(o, "completed"), 128);
+  EXPECT_EQ(number_of(o, "total_input_tokens"), 128 * 288);
+  EXPECT_EQ(number_of(o, "total_output_tokens"), 128 * 4);
+  EXPECT_EQ(number_of(o, "input_token_mismatches"), 0);
   const double expected = 15.0 * 256 / (16.0 * 288);  // (P−1)·S / (P·(S+Q))
-  EXPECT_NEAR(number(o, "expected_cache_hit_rate"), expected, 1e-9);
+  EXPECT_NEAR(number_of(o, "expected_cache_hit_rate"), expected, 1e-9);
   const double hit = util::json_number(o.at("cache").as_object(), "hit_rate").value_or(-1);
   EXPECT_NEAR(hit, expected, 0.02);
   EXPECT_NE(r.out.find("Expected cache hit rate: 0.8333"), std::string::npos) << r.out;
@@ -83,26 +83,26 @@ TEST(WorkloadsSim, MultiTurnConversationsRunClosedLoopAndHitTheirHistory) {
                               "--max-concurrency", "3"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const json::object o = s.result();
-  EXPECT_EQ(number(o, "completed"), 18);
-  EXPECT_EQ(number(o, "total_input_tokens"), 6 * (64 + 144 + 224));
-  EXPECT_EQ(number(o, "total_output_tokens"), 18 * 16);
+  EXPECT_EQ(number_of(o, "completed"), 18);
+  EXPECT_EQ(number_of(o, "total_input_tokens"), 6 * (64 + 144 + 224));
+  EXPECT_EQ(number_of(o, "total_output_tokens"), 18 * 16);
   const double expected = (64.0 + 144) / (64 + 144 + 224);
-  EXPECT_NEAR(number(o, "expected_cache_hit_rate"), expected, 1e-9);
+  EXPECT_NEAR(number_of(o, "expected_cache_hit_rate"), expected, 1e-9);
   EXPECT_NEAR(util::json_number(o.at("cache").as_object(), "hit_rate").value_or(-1), expected, 0.02);
   const auto& turns = o.at("ttft_ms_by_turn").as_array();
   ASSERT_EQ(turns.size(), 3u);
   for (std::size_t t = 0; t < 3; ++t) {
-    EXPECT_EQ(number(turns[t].as_object(), "turn"), static_cast<double>(t + 1));
-    EXPECT_EQ(number(turns[t].as_object(), "requests"), 6);
+    EXPECT_EQ(number_of(turns[t].as_object(), "turn"), static_cast<double>(t + 1));
+    EXPECT_EQ(number_of(turns[t].as_object(), "requests"), 6);
   }
   // Request i is turn i % 3 of conversation i / 3: each later turn is sent after the one before
   // it ended (think time 0.02 s real, 0.1 s in the simulator's time at scale 0.2).
   std::map<double, json::object> by_index;
-  for (auto& line : json_lines(s.dir / "requests.jsonl")) by_index[number(line, "i")] = line;
+  for (auto& line : json_lines(s.dir / "requests.jsonl")) by_index[number_of(line, "i")] = line;
   ASSERT_EQ(by_index.size(), 18u);
   for (int i = 0; i < 18; ++i) {
     if (i % 3 == 0) continue;
-    EXPECT_GE(number(by_index[i], "sent_s"), number(by_index[i - 1], "done_s") + 0.09) << i;
+    EXPECT_GE(number_of(by_index[i], "sent_s"), number_of(by_index[i - 1], "done_s") + 0.09) << i;
   }
 }
 
@@ -144,7 +144,7 @@ TEST(WorkloadsSim, CampaignScenarioKindsAreVerifiedAgainstTheirExpectedHitRate) 
     // may be prefilled together and both miss (one such pair costs 0.0064 here): the protocol's 0.02.
     EXPECT_NEAR(*p.cache.hit_rate, expected, p.concurrency == 1 ? 1e-6 : 0.02) << id;
     const auto& w = p.extra.at("workload").as_object();
-    EXPECT_NEAR(number(w, "expected_hit_rate"), expected, 1e-9) << id;
+    EXPECT_NEAR(number_of(w, "expected_hit_rate"), expected, 1e-9) << id;
     EXPECT_EQ(p.prompts.source, p.scenario == "gsp" ? "generated-shared-prefix" : "multi-turn");
   }
   const auto& gsp = points.at("sim/gsp/c2");

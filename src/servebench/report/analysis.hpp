@@ -4,12 +4,16 @@
 // ratios, interactivity).
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
 #include "servebench/report/campaign_set.hpp"
 
 namespace servebench::report {
+
+// A number that is not there (no measurement, no ratio): every table prints it as "—".
+inline constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 
 // One row group of a scenario table: a concurrency, or a concurrency at an open-loop rate.
 struct Level {

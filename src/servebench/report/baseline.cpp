@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "servebench/report/analysis.hpp"
+
 #include "servebench/report/run_input.hpp"
 #include "servebench/results/ledger.hpp"
 #include "servebench/util/file_io.hpp"
@@ -18,7 +20,6 @@ namespace fs = std::filesystem;
 using results::PointRecord;
 namespace {
 
-constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 
 struct Column {
   std::string_view name;

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "servebench/report/analysis.hpp"
+
 #include "servebench/util/file_io.hpp"
 #include "servebench/util/strings.hpp"
 #include "servebench/util/yaml_fields.hpp"
@@ -15,7 +17,6 @@
 namespace servebench::report {
 namespace {
 
-constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 
 enum class UnitFamily { throughput, throughput_per_gpu, time, tokens };
 

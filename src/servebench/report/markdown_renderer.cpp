@@ -24,7 +24,7 @@ void pad(std::ostream& out, std::string_view text, std::size_t width, Align alig
   }
 }
 
-struct Renderer {
+struct MarkdownBlockWriter {
   std::ostream& out;
 
   void operator()(const Heading& h) const {
@@ -92,7 +92,7 @@ void render_markdown_table(const Table& t, std::ostream& out) {
 
 void render_markdown(const Document& doc, std::ostream& out) {
   out << "# " << md_text(doc.title) << "\n\n";
-  for (const auto& block : doc.blocks) std::visit(Renderer{out}, block);
+  for (const auto& block : doc.blocks) std::visit(MarkdownBlockWriter{out}, block);
 }
 
 }  // namespace servebench::report

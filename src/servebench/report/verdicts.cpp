@@ -9,7 +9,6 @@
 namespace servebench::report {
 namespace {
 
-constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 using Ladder = std::vector<const MeasuredPoint*>;
 
 // The ok closed-loop points of every (arm, scenario), ascending concurrency; keys in arm, scenario order.

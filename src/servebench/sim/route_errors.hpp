@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "servebench/http/handler.hpp"
 
@@ -20,6 +21,9 @@ class RouteError : public std::runtime_error {
  private:
   int m_status;
 };
+
+// 200 with a JSON body (every route that answers at once).
+inline http::Response json_ok(std::string body) { return {200, std::move(body), "application/json"}; }
 
 // `status` with SGLang's JSON error body.
 http::Response json_error(int status, std::string_view message);

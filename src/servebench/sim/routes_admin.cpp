@@ -15,8 +15,6 @@ constexpr std::string_view k_flushed =
     "Cache flushed.\nPlease check backend logs for more details. (When there are running or waiting requests, the "
     "operation will not be performed.)\n";
 
-http::Response json_ok(std::string body) { return {200, std::move(body), "application/json"}; }
-
 // SGLang answers 503 while starting or stopping; the simulator's health check generates nothing,
 // so polling it never touches the cache.
 http::Response health(const SimServer::State& state) {

@@ -8,8 +8,6 @@
 namespace servebench::sim {
 namespace {
 
-http::Response json_ok(std::string body) { return {200, std::move(body), "application/json"}; }
-
 http::Response tokenize(const SimServer::State& state, const http::ServerRequest& request) {
   auto parsed = wire::parse_tokenize_request(request.body);
   if (!parsed) throw RouteError(400, parsed.error().message);

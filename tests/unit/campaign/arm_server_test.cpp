@@ -1,3 +1,4 @@
+#include "support/temp_dir.hpp"
 #include "servebench/campaign/arm_server.hpp"
 
 #include <gtest/gtest.h>
@@ -8,12 +9,7 @@
 namespace servebench::campaign {
 namespace {
 
-std::filesystem::path temp_dir(const std::string& name) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / ("campaign_arm_server_" + std::to_string(getpid())) / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+using servebench::testing::fresh_dir;
 
 ArmSpec launched(const std::string& command) {
   ArmSpec a;
@@ -32,7 +28,7 @@ TEST(ArmServer, AttachesToARunningServer) {
   a.name = "attached";
   a.engine = engines::Engine::sim;
   a.base_url = server.base_url();
-  const auto dir = temp_dir("attach");
+  const auto dir = fresh_dir("campaign_arm_server", "attach");
   auto s = ArmServer::start(a, {dir / "server.log", dir / "server.pid"}, StopSignal::install(), "/x/servebench");
   ASSERT_TRUE(s) << s.error().message;
   EXPECT_FALSE((*s)->launched());
@@ -44,7 +40,7 @@ TEST(ArmServer, AttachesToARunningServer) {
 }
 
 TEST(ArmServer, NotReadyInTimeIsUnreachableWithTheLogTail) {
-  const auto dir = temp_dir("timeout");
+  const auto dir = fresh_dir("campaign_arm_server", "timeout");
   auto s = ArmServer::start(launched("sh -c 'echo loading {port}; exec sleep 30'"), {dir / "server.log", dir / "server.pid"},
                             StopSignal::install(), "/x/servebench");
   ASSERT_FALSE(s);
@@ -56,7 +52,7 @@ TEST(ArmServer, NotReadyInTimeIsUnreachableWithTheLogTail) {
 }
 
 TEST(ArmServer, ExitingDuringStartupIsReportedAtOnce) {
-  const auto dir = temp_dir("exits");
+  const auto dir = fresh_dir("campaign_arm_server", "exits");
   const auto t0 = std::chrono::steady_clock::now();
   auto s = ArmServer::start(launched("sh -c 'echo bad flag >&2; exit 2' {port}"), {dir / "server.log", dir / "server.pid"},
                             StopSignal::install(), "/x/servebench");
@@ -71,7 +67,7 @@ TEST(ArmServer, AnInterruptedStartFailsWithoutWaitingForTheTimeout) {
   StopSignal& stop = StopSignal::install();
   stop.reset_for_tests();
   raise(SIGTERM);
-  const auto dir = temp_dir("interrupted");
+  const auto dir = fresh_dir("campaign_arm_server", "interrupted");
   auto s = ArmServer::start(launched("sh -c 'exec sleep 30' {port}"), {dir / "server.log", dir / "server.pid"}, stop,
                             "/x/servebench");
   stop.reset_for_tests();

@@ -1,3 +1,4 @@
+#include "support/temp_dir.hpp"
 #include "servebench/campaign/arm_session.hpp"
 
 #include <gtest/gtest.h>
@@ -9,15 +10,10 @@
 namespace servebench::campaign {
 namespace {
 
-std::filesystem::path fresh(const std::string& name) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / ("campaign_session_" + std::to_string(getpid())) / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+using servebench::testing::fresh_dir;
 
 struct Fixture {
-  explicit Fixture(const std::string& name, const std::string& arm_extra) : dir(fresh(name)) {
+  explicit Fixture(const std::string& name, const std::string& arm_extra) : dir(fresh_dir("campaign_session", name)) {
     const std::string hooks = (dir / "hooks.txt").string();
     auto s = parse_campaign("name: se\narms:\n  - {name: a, engine: sim, base_url: '" + server.base_url() + "', " +
                                 util::replace_all(arm_extra, "hooks.txt", hooks) + "}\nscenarios: [{name: s, isl: 10, osl: 4, concurrency: [1]}]\n",

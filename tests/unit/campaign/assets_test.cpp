@@ -1,3 +1,4 @@
+#include "support/temp_dir.hpp"
 #include "servebench/campaign/assets.hpp"
 
 #include <unistd.h>
@@ -13,10 +14,10 @@ namespace servebench::campaign {
 namespace {
 namespace fs = std::filesystem;
 
-fs::path fresh(const std::string& name) {
-  const auto dir = fs::path(::testing::TempDir()) / ("campaign_assets_" + std::to_string(getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir / "scripts");
+// A fresh directory with the scripts/ subdirectory the asset globs look into.
+std::filesystem::path assets_dir(const std::string& name) {
+  const auto dir = servebench::testing::fresh_dir("campaign_assets", name);
+  std::filesystem::create_directories(dir / "scripts");
   return dir;
 }
 
@@ -39,7 +40,7 @@ const results::AssetEntry* find(const std::vector<results::AssetEntry>& v, const
 }
 
 TEST(Assets, TheSetHasTheBinaryTheCampaignFileHookScriptsAndTheListedFiles) {
-  const auto dir = fresh("set");
+  const auto dir = assets_dir("set");
   put(dir / "scripts/stop.sh", "echo stop\n");
   put(dir / "scripts/start.sh", "echo start\n");
   put(dir / "patch.diff", "--- a\n+++ b\n");
@@ -68,7 +69,7 @@ TEST(Assets, TheSetHasTheBinaryTheCampaignFileHookScriptsAndTheListedFiles) {
 }
 
 TEST(Assets, AnEntryMatchingNothingIsBadInput) {
-  const auto dir = fresh("nomatch");
+  const auto dir = assets_dir("nomatch");
   const auto spec = spec_in(dir, "assets: ['missing/*.sh']\n");
   auto set = collect_assets(spec, dir / "c.yaml");
   ASSERT_FALSE(set);
@@ -77,7 +78,7 @@ TEST(Assets, AnEntryMatchingNothingIsBadInput) {
 }
 
 TEST(Assets, AResumeWithAChangedAssetIsRefusedUnlessAllowedThenBothChecksumsAreKept) {
-  const auto dir = fresh("resume");
+  const auto dir = assets_dir("resume");
   put(dir / "patch.diff", "one\n");
   const auto spec = spec_in(dir, "assets: [patch.diff]\n");
   const results::RunLayout run(dir / "run");
@@ -115,7 +116,7 @@ TEST(Assets, AResumeWithAChangedAssetIsRefusedUnlessAllowedThenBothChecksumsAreK
 }
 
 TEST(Assets, VerifyAgainstADirectoryOfCopiesComparesByName) {
-  const auto dir = fresh("against");
+  const auto dir = assets_dir("against");
   put(dir / "patch.diff", "p\n");
   put(dir / "scripts/stop.sh", "stop\n");
   const auto spec = spec_in(dir, "assets: [patch.diff]\n");

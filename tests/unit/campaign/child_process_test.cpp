@@ -1,3 +1,4 @@
+#include "support/temp_dir.hpp"
 #include "servebench/campaign/child_process.hpp"
 
 #include <signal.h>
@@ -12,19 +13,14 @@
 namespace servebench::campaign {
 namespace {
 
-std::filesystem::path temp_dir(const std::string& name) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / ("campaign_child_" + std::to_string(getpid())) / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+using servebench::testing::fresh_dir;
 
 SpawnSpec shell(const std::string& command, const std::filesystem::path& log, std::vector<std::string> env = {}) {
   return {"/bin/sh", {"sh", "-c", command}, std::move(env), log};
 }
 
 TEST(ChildProcess, RunsToCompletionWithOutputInTheLog) {
-  const auto dir = temp_dir("exit");
+  const auto dir = fresh_dir("campaign_child", "exit");
   ASSERT_TRUE(util::write_file_atomic(dir / "log", "earlier run\n"));
   auto child = ChildProcess::spawn(shell("echo out; echo err >&2; echo $GREETING; exit 3", dir / "log", {"GREETING=hi"}));
   ASSERT_TRUE(child) << child.error().message;
@@ -38,7 +34,7 @@ TEST(ChildProcess, RunsToCompletionWithOutputInTheLog) {
 }
 
 TEST(ChildProcess, ItsOwnProcessGroupIsStoppedWholeByTermThenKill) {
-  const auto dir = temp_dir("group");
+  const auto dir = fresh_dir("campaign_child", "group");
   // The leader ignores SIGTERM, so stop() must fall back to SIGKILL; its background child goes too.
   auto child = ChildProcess::spawn(shell("trap '' TERM; sleep 60 & echo started; wait", dir / "log"));
   ASSERT_TRUE(child);
@@ -55,7 +51,7 @@ TEST(ChildProcess, ItsOwnProcessGroupIsStoppedWholeByTermThenKill) {
 }
 
 TEST(ChildProcess, AMissingProgramExitsWith127) {
-  const auto dir = temp_dir("missing");
+  const auto dir = fresh_dir("campaign_child", "missing");
   auto child = ChildProcess::spawn({"/nonexistent/program", {"program"}, {}, dir / "log"});
   ASSERT_TRUE(child);
   ASSERT_TRUE(child->wait_exit(std::chrono::seconds(10)));
@@ -63,7 +59,7 @@ TEST(ChildProcess, AMissingProgramExitsWith127) {
 }
 
 TEST(ChildProcess, DestructorStopsARunningChild) {
-  const auto dir = temp_dir("dtor");
+  const auto dir = fresh_dir("campaign_child", "dtor");
   pid_t pid = 0;
   {
     auto child = ChildProcess::spawn(shell("exec sleep 60", dir / "log"));
@@ -74,7 +70,7 @@ TEST(ChildProcess, DestructorStopsARunningChild) {
 }
 
 TEST(ChildProcess, MembersThatOutliveTheLeaderAreStoppedWithTheGroup) {
-  const auto dir = temp_dir("outlived");
+  const auto dir = fresh_dir("campaign_child", "outlived");
   // A shell that starts the server as its child and exits: the server is left in the group.
   auto child = ChildProcess::spawn(shell("sleep 60 & echo $!", dir / "log"));
   ASSERT_TRUE(child);
@@ -89,7 +85,7 @@ TEST(ChildProcess, MembersThatOutliveTheLeaderAreStoppedWithTheGroup) {
 }
 
 TEST(ChildProcess, OutputReachesTheLogRedacted) {
-  const auto dir = temp_dir("redacted");
+  const auto dir = fresh_dir("campaign_child", "redacted");
   auto child = ChildProcess::spawn(
       shell("echo 'ServerArgs(api_key=\"sk-1a2b\", port=1)'; echo 'launch --api-key=sk-3c4d' >&2; printf 'HF_TOKEN=t0k5'",
             dir / "log"));

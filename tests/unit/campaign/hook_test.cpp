@@ -1,3 +1,4 @@
+#include "support/temp_dir.hpp"
 #include "servebench/campaign/hook.hpp"
 
 #include <gtest/gtest.h>
@@ -7,15 +8,10 @@
 namespace servebench::campaign {
 namespace {
 
-std::filesystem::path temp_dir(const std::string& name) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / ("campaign_hook_" + std::to_string(getpid())) / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+using servebench::testing::fresh_dir;
 
 TEST(Hook, RunsWithTheCampaignsEnvironmentAndLogs) {
-  const auto dir = temp_dir("ok");
+  const auto dir = fresh_dir("campaign_hook", "ok");
   const HookRun hook{"e7b", "before", "echo $SERVEBENCH_HOOK $SERVEBENCH_ARM > \"$SERVEBENCH_RUN_DIR/seen\"; echo logged",
                      dir, dir / "arms/e7b/hooks.log", "/x/servebench"};
   ASSERT_TRUE(run_hook(hook));
@@ -26,7 +22,7 @@ TEST(Hook, RunsWithTheCampaignsEnvironmentAndLogs) {
 }
 
 TEST(Hook, AFailingHookNamesItsExitAndOutput) {
-  const auto dir = temp_dir("fail");
+  const auto dir = fresh_dir("campaign_hook", "fail");
   auto r = run_hook({"a", "after", "echo cannot restore >&2; exit 4", dir, dir / "hooks.log", "/x/servebench"});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message, "after hook of arm 'a' exited with status 4: cannot restore");

@@ -30,8 +30,8 @@ class ByteControl final : public load::ServerControl, public load::TextCodec {
   std::string identity() const override { return "bytes/1"; }
 };
 
-struct Fixture {
-  explicit Fixture(const std::string& name, std::size_t corpus_bytes = 1000) {
+struct CorpusFixture {
+  explicit CorpusFixture(const std::string& name, std::size_t corpus_bytes = 1000) {
     dir = std::filesystem::path(::testing::TempDir()) / ("campaign_prompts_" + std::to_string(getpid())) / name;
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
@@ -56,7 +56,7 @@ PromptRequest request(std::int64_t c, int attempt = 1, std::string arm = "a") {
 }
 
 TEST(PromptSource, CorpusWindowsAreReservedInTheLedgerBeforeUse) {
-  Fixture f("reserve");
+  CorpusFixture f("reserve");
   auto source = PromptSource::open(f.protocol, f.ledger(), f.control);
   ASSERT_TRUE(source) << source.error().message;
   auto first = source->take(request(1), f.control);
@@ -77,7 +77,7 @@ TEST(PromptSource, CorpusWindowsAreReservedInTheLedgerBeforeUse) {
 }
 
 TEST(PromptSource, ASecondSourceContinuesWhereTheLedgerEnds) {
-  Fixture f("resume");
+  CorpusFixture f("resume");
   {
     auto source = PromptSource::open(f.protocol, f.ledger(), f.control);
     ASSERT_TRUE(source->take(request(1), f.control));
@@ -91,7 +91,7 @@ TEST(PromptSource, ASecondSourceContinuesWhereTheLedgerEnds) {
 }
 
 TEST(PromptSource, AUsedUpCorpusIsRecycledOnlyUnderVerification) {
-  Fixture f("recycle");
+  CorpusFixture f("recycle");
   auto source = PromptSource::open(f.protocol, f.ledger(), f.control);
   ASSERT_TRUE(source->take(request(1), f.control));
   ASSERT_TRUE(source->take(request(2), f.control));
@@ -100,7 +100,7 @@ TEST(PromptSource, AUsedUpCorpusIsRecycledOnlyUnderVerification) {
   EXPECT_TRUE(recycled->recycled);
   EXPECT_EQ(util::json_int(f.cursors().back(), "passes"), 1);
 
-  Fixture g("exhausted");
+  CorpusFixture g("exhausted");
   g.protocol.max_cache_hit_rate.reset();
   auto strict = PromptSource::open(g.protocol, g.ledger(), g.control);
   ASSERT_TRUE(strict->take(request(1), g.control));
@@ -113,7 +113,7 @@ TEST(PromptSource, AUsedUpCorpusIsRecycledOnlyUnderVerification) {
 }
 
 TEST(PromptSource, RandomIdsDifferPerPointAndAttemptButNotPerArm) {
-  Fixture f("random");
+  CorpusFixture f("random");
   f.protocol.prompts = {};
   auto source = PromptSource::open(f.protocol, f.ledger(), f.control);
   ASSERT_TRUE(source);

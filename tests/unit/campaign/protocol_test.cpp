@@ -7,8 +7,8 @@
 namespace servebench::campaign {
 namespace {
 
-struct Fixture {
-  Fixture() {
+struct ProtocolFixture {
+  ProtocolFixture() {
     auto s = parse_campaign("name: p\narms: [{name: a, engine: sim, base_url: 'http://x:1', gpus: 4}]\n"
                             "scenarios: [{name: s, isl: 300000, osl: 1, concurrency: [2]}]\n",
                             "p.yaml", "/");
@@ -26,7 +26,7 @@ struct Fixture {
 };
 
 TEST(Protocol, SkippedRecordsCarryTheStructuralReasonAndNoNumbers) {
-  Fixture f;
+  ProtocolFixture f;
   const PointCap cap = cap_point(300000, 1, 2, ArmLimits{270336, 276480, 16});
   const auto r = skipped_record(f.ctx, f.point, cap);
   EXPECT_EQ(r.status, results::PointStatus::skipped);
@@ -43,7 +43,7 @@ TEST(Protocol, SkippedRecordsCarryTheStructuralReasonAndNoNumbers) {
 }
 
 TEST(Protocol, FailedRecordsCarryTheReason) {
-  Fixture f;
+  ProtocolFixture f;
   const auto r = failed_record(f.ctx, f.point, "before hook of arm 'a' exited with status 1");
   EXPECT_EQ(r.status, results::PointStatus::failed);
   EXPECT_EQ(r.reason, "before hook of arm 'a' exited with status 1");

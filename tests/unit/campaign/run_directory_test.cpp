@@ -1,3 +1,4 @@
+#include "support/temp_dir.hpp"
 #include "servebench/campaign/run_directory.hpp"
 
 #include <gtest/gtest.h>
@@ -15,14 +16,10 @@ CampaignSpec named(const std::string& name) {
   return *s;
 }
 
-std::filesystem::path fresh(const std::string& name) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / ("campaign_rundir_" + std::to_string(getpid())) / name;
-  std::filesystem::remove_all(dir);
-  return dir;
-}
+using servebench::testing::fresh_dir;
 
 TEST(RunDirectory, ClaimCreatesLocksAndWritesTheResolvedSpec) {
-  const auto dir = fresh("claim") / "nested";
+  const auto dir = fresh_dir("campaign_rundir", "claim", servebench::testing::Create::no) / "nested";
   auto claimed = RunDirectory::claim(dir, named("one"));
   ASSERT_TRUE(claimed) << claimed.error().message;
   EXPECT_EQ(claimed->ledger(), dir / "ledger.jsonl");
@@ -33,19 +30,19 @@ TEST(RunDirectory, ClaimCreatesLocksAndWritesTheResolvedSpec) {
 }
 
 TEST(RunDirectory, TheLockGoesWithTheClaim) {
-  const auto dir = fresh("release");
+  const auto dir = fresh_dir("campaign_rundir", "release", servebench::testing::Create::no);
   { ASSERT_TRUE(RunDirectory::claim(dir, named("one"))); }
   EXPECT_TRUE(RunDirectory::claim(dir, named("one")));
 }
 
 TEST(RunDirectory, AnotherCampaignsDirectoryIsRefused) {
-  const auto dir = fresh("other");
+  const auto dir = fresh_dir("campaign_rundir", "other", servebench::testing::Create::no);
   { ASSERT_TRUE(RunDirectory::claim(dir, named("one"))); }
   auto r = RunDirectory::claim(dir, named("two"));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().kind, util::ErrorKind::bad_input);
   EXPECT_NE(r.error().message.find("holds campaign 'one', not 'two'"), std::string::npos) << r.error().message;
-  EXPECT_EQ(existing_campaign_name(fresh("empty")), "");
+  EXPECT_EQ(existing_campaign_name(fresh_dir("campaign_rundir", "empty", servebench::testing::Create::no)), "");
 }
 
 }  // namespace

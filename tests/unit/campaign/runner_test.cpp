@@ -1,3 +1,4 @@
+#include "support/temp_dir.hpp"
 #include "servebench/campaign/runner.hpp"
 
 #include <atomic>
@@ -14,12 +15,7 @@
 namespace servebench::campaign {
 namespace {
 
-std::filesystem::path fresh(const std::string& name) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / ("campaign_runner_" + std::to_string(getpid())) / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+using servebench::testing::fresh_dir;
 
 // Client health on a loaded machine is not what these tests check (client_lag_limit: 1000).
 CampaignSpec spec_with_arm(const std::string& arm) {
@@ -71,7 +67,7 @@ class StoppedWall final : public util::WallClock {
 
 TEST(Runner, CampaignTimeComesOnlyFromTheInjectedClocks) {
   StopSignal::install().reset_for_tests();
-  const auto dir = fresh("fake_clock");
+  const auto dir = fresh_dir("campaign_runner", "fake_clock");
   testing::EphemeralSim sim;
   const auto spec = spec_with_arm("{name: a, engine: sim, base_url: '" + sim.base_url() + "', gate: false}");
   SteppingClock steady;
@@ -99,7 +95,7 @@ TEST(Runner, CampaignTimeComesOnlyFromTheInjectedClocks) {
 
 TEST(Runner, AnUnreachableArmFailsItsPointsExitsThreeAndRunsAfter) {
   StopSignal::install().reset_for_tests();
-  const auto dir = fresh("unreachable");
+  const auto dir = fresh_dir("campaign_runner", "unreachable");
   const auto port = *pick_free_port();
   const auto spec = spec_with_arm("{name: a, engine: sim, base_url: 'http://127.0.0.1:" + std::to_string(port) +
                                   "', ready_timeout_s: 1, after: 'touch \"" + (dir / "after-ran").string() + "\"'}");
@@ -121,7 +117,7 @@ TEST(Runner, AnUnreachableArmFailsItsPointsExitsThreeAndRunsAfter) {
 
 TEST(Runner, ARunThatStopsOnAnErrorLeavesAFailedStateWithTheReason) {
   StopSignal::install().reset_for_tests();
-  const auto dir = fresh("error_state");
+  const auto dir = fresh_dir("campaign_runner", "error_state");
   const auto spec = spec_with_arm("{name: a, engine: sim, launch: 'no-such-server-program --port {port}'}");
   std::FILE* console = std::tmpfile();
   auto code = run_campaign(spec, options(dir / "out", console));
@@ -135,7 +131,7 @@ TEST(Runner, ARunThatStopsOnAnErrorLeavesAFailedStateWithTheReason) {
 
 TEST(Runner, AMissingCorpusStopsTheRunBeforeAnythingStarts) {
   StopSignal::install().reset_for_tests();
-  const auto dir = fresh("no_corpus");
+  const auto dir = fresh_dir("campaign_runner", "no_corpus");
   auto spec = parse_campaign("name: r\nprotocol: {prompts: {source: corpus, path: missing.txt}}\narms:\n"
                              "  - {name: a, engine: sim, before: 'touch \"" + (dir / "before-ran").string() + "\"',"
                              " launch: 'servebench serve-sim --port {port}'}\n"
@@ -155,7 +151,7 @@ TEST(Runner, AMissingCorpusStopsTheRunBeforeAnythingStarts) {
 
 TEST(Runner, SettledPointsAreNotRunAgainAndInvalidOnlyOnRequest) {
   StopSignal::install().reset_for_tests();
-  const auto dir = fresh("settled");
+  const auto dir = fresh_dir("campaign_runner", "settled");
   // Launching this arm would fail: a run that launches it records failed points.
   const auto spec = spec_with_arm("{name: a, engine: sim, launch: '/bin/false {port}', ready_timeout_s: 1}");
   std::filesystem::create_directories(dir / "out");
@@ -199,7 +195,7 @@ namespace {
 
 TEST(Runner, ATornLastLedgerLineIsReportedAndCompletedPointsStaySettled) {
   StopSignal::install().reset_for_tests();
-  const auto dir = fresh("torn");
+  const auto dir = fresh_dir("campaign_runner", "torn");
   const auto spec = spec_with_arm("{name: a, engine: sim, launch: '/bin/false {port}', ready_timeout_s: 1}");
   std::filesystem::create_directories(dir / "out");
   ASSERT_TRUE(results::append_point(dir / "out/ledger.jsonl", record(1, results::PointStatus::ok)));

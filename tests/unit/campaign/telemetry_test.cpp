@@ -1,3 +1,4 @@
+#include "support/temp_dir.hpp"
 #include "servebench/campaign/telemetry.hpp"
 
 #include <cstdlib>
@@ -22,15 +23,10 @@ class ScopedPath {
   std::string m_old;
 };
 
-std::filesystem::path fresh(const std::string& name) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / ("campaign_telemetry_" + std::to_string(getpid())) / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+using servebench::testing::fresh_dir;
 
 TEST(Telemetry, WithoutNvidiaSmiItSaysSo) {
-  const auto dir = fresh("none");
+  const auto dir = fresh_dir("campaign_telemetry", "none");
   ScopedPath path((dir / "empty-bin").string());
   Telemetry t(results::RunLayout(dir), std::chrono::seconds(30));
   EXPECT_FALSE(t.available());
@@ -43,7 +39,7 @@ TEST(Telemetry, WithoutNvidiaSmiItSaysSo) {
 }
 
 TEST(Telemetry, WithNvidiaSmiItWritesInventoriesAndATimeline) {
-  const auto dir = fresh("fake");
+  const auto dir = fresh_dir("campaign_telemetry", "fake");
   std::filesystem::create_directories(dir / "bin");
   // A stand-in nvidia-smi: a header unless noheader was asked for, then one GPU row.
   ASSERT_TRUE(util::write_file_atomic(dir / "bin/nvidia-smi",

@@ -9,6 +9,7 @@
 
 #include "loopback.hpp"
 #include "servebench/http/server.hpp"
+#include "unit/http/http_test_messages.hpp"
 
 using namespace servebench::http;
 using namespace servebench::http::test;
@@ -16,7 +17,6 @@ using servebench::util::ErrorKind;
 
 namespace {
 
-Request get(std::string target) { return Request{Method::get, std::move(target), "", "application/json", {}}; }
 
 std::unique_ptr<BlockingClient> client_of(const std::string& url) {
   auto client = BlockingClient::create(url);
@@ -59,7 +59,7 @@ TEST(BlockingClient, ReusesItsConnection) {
   server.route(Method::get, "/metrics", [](const ServerRequest&) { return Response{200, "m 1\n", "text/plain"}; });
   ASSERT_TRUE(server.start());
   auto client = client_of(server.base_url());
-  for (int i = 0; i < 10; ++i) ASSERT_TRUE(client->send(get("/metrics"), 2000ms));
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(client->send(get_request("/metrics"), 2000ms));
   EXPECT_EQ(server.accepted_connections(), 1u);
 }
 
@@ -70,7 +70,7 @@ TEST(BlockingClient, ConnectionRefusedIsUnreachable) {
     ASSERT_TRUE(closed.start());
     url = closed.base_url();
   }
-  const auto response = client_of(url)->send(get("/health"), 2000ms);
+  const auto response = client_of(url)->send(get_request("/health"), 2000ms);
   ASSERT_FALSE(response);
   EXPECT_EQ(response.error().kind, ErrorKind::unreachable);
   EXPECT_NE(response.error().message.find("GET " + url + "/health"), std::string::npos) << response.error().message;
@@ -87,7 +87,7 @@ TEST(BlockingClient, TimeoutIsAFailure) {
   });
   ASSERT_TRUE(server.start());
   const auto begin = std::chrono::steady_clock::now();
-  const auto response = client_of(server.base_url())->send(get("/slow"), 150ms);
+  const auto response = client_of(server.base_url())->send(get_request("/slow"), 150ms);
   ASSERT_FALSE(response);
   EXPECT_EQ(response.error().kind, ErrorKind::failed);
   EXPECT_NE(response.error().message.find("within 150 ms"), std::string::npos) << response.error().message;
@@ -98,7 +98,7 @@ TEST(BlockingClient, ServerClosingMidResponseIsAFailure) {
   Server server;
   server.route_stream(Method::get, "/cut", [](const ServerRequest&, std::shared_ptr<Stream> s) { s->send("x"); });
   ASSERT_TRUE(server.start());
-  const auto response = client_of(server.base_url())->send(get("/cut"), 2000ms);
+  const auto response = client_of(server.base_url())->send(get_request("/cut"), 2000ms);
   ASSERT_FALSE(response);
   EXPECT_EQ(response.error().kind, ErrorKind::failed);
 }
@@ -125,7 +125,7 @@ TEST(BlockingClient, IsSafeToShareAcrossThreads) {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 25; ++i) {
-        const auto r = client->send(get("/n"), 2000ms);
+        const auto r = client->send(get_request("/n"), 2000ms);
         if (r && r->body == "n") ++ok;
       }
     });

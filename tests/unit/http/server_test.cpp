@@ -9,13 +9,13 @@
 #include "loopback.hpp"
 #include "servebench/http/blocking_client.hpp"
 #include "servebench/http/stream_client.hpp"
+#include "unit/http/http_test_messages.hpp"
 
 using namespace servebench::http;
 using namespace servebench::http::test;
 
 namespace {
 
-Response text(std::string body, int status = 200) { return Response{status, std::move(body), "text/plain"}; }
 
 std::unique_ptr<BlockingClient> client_of(const Server& server) {
   auto client = BlockingClient::create(server.base_url());
@@ -23,10 +23,6 @@ std::unique_ptr<BlockingClient> client_of(const Server& server) {
   return std::move(*client);
 }
 
-Request get(std::string target) { return Request{Method::get, std::move(target), "", "application/json", {}}; }
-Request post(std::string target, std::string body) {
-  return Request{Method::post, std::move(target), std::move(body), "application/json", {}};
-}
 
 // A streaming route whose producer is a separate thread, like the simulator's engine.
 struct ProducedStream {
@@ -39,10 +35,10 @@ struct ProducedStream {
 
 TEST(Server, AnswersARouteOnAnEphemeralPort) {
   Server server;
-  server.route(Method::get, "/health", [](const ServerRequest&) { return text("ok"); });
+  server.route(Method::get, "/health", [](const ServerRequest&) { return text_response("ok"); });
   ASSERT_TRUE(server.start());
   EXPECT_NE(server.port(), 0);
-  const auto response = client_of(server)->send(get("/health"), 2000ms);
+  const auto response = client_of(server)->send(get_request("/health"), 2000ms);
   ASSERT_TRUE(response) << response.error().message;
   EXPECT_EQ(response->status, 200);
   EXPECT_EQ(response->body, "ok");
@@ -67,7 +63,7 @@ TEST(Server, HandlerSeesMethodPathQueryHeadersAndBody) {
   server.route(Method::post, "/echo", [&](const ServerRequest& r) {
     seen = r;
     handled.signal();
-    return text("done");
+    return text_response("done");
   });
   ASSERT_TRUE(server.start());
   Request request{Method::post, "/echo?timeout=30&x=1", R"({"k":1})", "application/json", {{"X-Trace", "abc"}}};
@@ -85,7 +81,7 @@ TEST(Server, HandlerSeesMethodPathQueryHeadersAndBody) {
 TEST(Server, UnknownRouteIs404Json) {
   Server server;
   ASSERT_TRUE(server.start());
-  const auto response = client_of(server)->send(get("/missing"), 2000ms);
+  const auto response = client_of(server)->send(get_request("/missing"), 2000ms);
   ASSERT_TRUE(response);
   EXPECT_EQ(response->status, 404);
   EXPECT_EQ(response->content_type, "application/json");
@@ -94,9 +90,9 @@ TEST(Server, UnknownRouteIs404Json) {
 
 TEST(Server, FallbackReplacesThe404) {
   Server server;
-  server.set_fallback([](const ServerRequest& r) { return text("custom " + r.path, 404); });
+  server.set_fallback([](const ServerRequest& r) { return text_response("custom " + r.path, 404); });
   ASSERT_TRUE(server.start());
-  const auto response = client_of(server)->send(get("/x"), 2000ms);
+  const auto response = client_of(server)->send(get_request("/x"), 2000ms);
   ASSERT_TRUE(response);
   EXPECT_EQ(response->body, "custom /x");
 }
@@ -105,7 +101,7 @@ TEST(Server, HandlerExceptionIs500WithItsMessage) {
   Server server;
   server.route(Method::get, "/boom", [](const ServerRequest&) -> Response { throw std::runtime_error("kv pool \"full\""); });
   ASSERT_TRUE(server.start());
-  const auto response = client_of(server)->send(get("/boom"), 2000ms);
+  const auto response = client_of(server)->send(get_request("/boom"), 2000ms);
   ASSERT_TRUE(response);
   EXPECT_EQ(response->status, 500);
   EXPECT_EQ(response->body, R"({"error":{"message":"kv pool \"full\"","code":500}})");
@@ -116,15 +112,15 @@ TEST(Server, BodyOverTheLimitIs413) {
   Server server(ServerOptions{.body_limit = 1024});
   server.route(Method::post, "/in", [&](const ServerRequest&) {
     ++calls;
-    return text("taken");
+    return text_response("taken");
   });
   ASSERT_TRUE(server.start());
   auto client = client_of(server);
-  const auto too_big = client->send(post("/in", std::string(200 * 1024, 'x')), 3000ms);
+  const auto too_big = client->send(post_request("/in", std::string(200 * 1024, 'x')), 3000ms);
   ASSERT_TRUE(too_big) << too_big.error().message;
   EXPECT_EQ(too_big->status, 413);
   EXPECT_NE(too_big->body.find("\"code\":413"), std::string::npos);
-  const auto fits = client->send(post("/in", std::string(1024, 'x')), 3000ms);
+  const auto fits = client->send(post_request("/in", std::string(1024, 'x')), 3000ms);
   ASSERT_TRUE(fits) << fits.error().message;
   EXPECT_EQ(fits->status, 200);
   EXPECT_EQ(calls.load(), 1);
@@ -142,10 +138,10 @@ TEST(Server, MalformedRequestIs400AndCloses) {
 
 TEST(Server, KeepAliveServesManyRequestsOnOneConnection) {
   Server server;
-  server.route(Method::get, "/n", [](const ServerRequest&) { return text("n"); });
+  server.route(Method::get, "/n", [](const ServerRequest&) { return text_response("n"); });
   ASSERT_TRUE(server.start());
   auto client = client_of(server);
-  for (int i = 0; i < 20; ++i) ASSERT_TRUE(client->send(get("/n"), 2000ms));
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(client->send(get_request("/n"), 2000ms));
   EXPECT_EQ(server.accepted_connections(), 1u);
 }
 
@@ -186,7 +182,7 @@ TEST(Server, DeferredCompleteResponseFromAnotherThread) {
     spawned.signal();
   });
   ASSERT_TRUE(server.start());
-  const auto response = client_of(server)->send(get("/later"), 2000ms);
+  const auto response = client_of(server)->send(get_request("/later"), 2000ms);
   ASSERT_TRUE(spawned.wait_for_count(1));
   worker.join();
   ASSERT_TRUE(response) << response.error().message;
@@ -208,9 +204,9 @@ TEST(Server, OnCloseFiresOnceWhenTheStreamFinishes) {
   });
   ASSERT_TRUE(server.start());
   auto client = client_of(server);
-  ASSERT_TRUE(client->send(get("/s"), 2000ms));
+  ASSERT_TRUE(client->send(get_request("/s"), 2000ms));
   ASSERT_TRUE(closed.wait_for_count(1));
-  ASSERT_TRUE(client->send(get("/s"), 2000ms));  // the connection serves the next request
+  ASSERT_TRUE(client->send(get_request("/s"), 2000ms));  // the connection serves the next request
   ASSERT_TRUE(closed.wait_for_count(2));
   EXPECT_EQ(closes.load(), 2);
   EXPECT_EQ(server.accepted_connections(), 1u);
@@ -257,7 +253,7 @@ TEST(Server, StreamHandlerExceptionBeforeSendingIs500) {
     throw std::runtime_error("bad sampling params");
   });
   ASSERT_TRUE(server.start());
-  const auto response = client_of(server)->send(get("/s"), 2000ms);
+  const auto response = client_of(server)->send(get_request("/s"), 2000ms);
   ASSERT_TRUE(response) << response.error().message;
   EXPECT_EQ(response->status, 500);
   EXPECT_NE(response->body.find("bad sampling params"), std::string::npos);
@@ -350,7 +346,7 @@ TEST(Server, ADisconnectMidStreamDoesNotDisturbOtherStreams) {
 
 TEST(Server, AnswersExpectContinueBeforeTheBody) {
   Server server;
-  server.route(Method::post, "/in", [](const ServerRequest& r) { return text(std::to_string(r.body.size())); });
+  server.route(Method::post, "/in", [](const ServerRequest& r) { return text_response(std::to_string(r.body.size())); });
   ASSERT_TRUE(server.start());
   const int fd = raw_connect(server.port());
   raw_send(fd, "POST /in HTTP/1.1\r\nHost: x\r\nContent-Length: 2000\r\nExpect: 100-continue\r\n\r\n");

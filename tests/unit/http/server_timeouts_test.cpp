@@ -7,13 +7,13 @@
 #include "loopback.hpp"
 #include "servebench/http/blocking_client.hpp"
 #include "servebench/http/server.hpp"
+#include "unit/http/http_test_messages.hpp"
 
 using namespace servebench::http;
 using namespace servebench::http::test;
 
 namespace {
 
-Response text(std::string body) { return Response{200, std::move(body), "text/plain"}; }
 
 // Sends one byte of `bytes` every 20 ms until the server dropped the connection or 15 s passed.
 bool trickle_until_dropped(const Server& server, int fd, const std::string& bytes) {
@@ -30,7 +30,7 @@ bool trickle_until_dropped(const Server& server, int fd, const std::string& byte
 
 TEST(ServerTimeouts, AHeadTrickledByteByByteIsDroppedAtTheHeaderTimeout) {
   Server server(ServerOptions{.header_timeout = 200ms});
-  server.route(Method::get, "/n", [](const ServerRequest&) { return text("n"); });
+  server.route(Method::get, "/n", [](const ServerRequest&) { return text_response("n"); });
   ASSERT_TRUE(server.start());
   const int fd = raw_connect(server.port());
   raw_send(fd, "GET /n HTTP/1.1\r\nHost: x\r\nX-Slow: ");
@@ -41,7 +41,7 @@ TEST(ServerTimeouts, AHeadTrickledByteByByteIsDroppedAtTheHeaderTimeout) {
 
 TEST(ServerTimeouts, ABodyTrickledByteByByteIsDroppedAtTheBodyTimeout) {
   Server server(ServerOptions{.header_timeout = 60s, .body_timeout = 200ms});
-  server.route(Method::post, "/in", [](const ServerRequest&) { return text("taken"); });
+  server.route(Method::post, "/in", [](const ServerRequest&) { return text_response("taken"); });
   ASSERT_TRUE(server.start());
   const int fd = raw_connect(server.port());
   raw_send(fd, "POST /in HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n");
@@ -52,7 +52,7 @@ TEST(ServerTimeouts, ABodyTrickledByteByByteIsDroppedAtTheBodyTimeout) {
 
 TEST(ServerTimeouts, AnIdleKeepAliveConnectionOutlivesTheHeaderTimeout) {
   Server server(ServerOptions{.header_timeout = 50ms, .body_timeout = 50ms});
-  server.route(Method::get, "/n", [](const ServerRequest&) { return text("n"); });
+  server.route(Method::get, "/n", [](const ServerRequest&) { return text_response("n"); });
   ASSERT_TRUE(server.start());
   auto client = BlockingClient::create(server.base_url());
   ASSERT_TRUE(client) << client.error().message;

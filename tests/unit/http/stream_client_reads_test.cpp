@@ -9,6 +9,7 @@
 #include "loopback.hpp"
 #include "servebench/http/server.hpp"
 #include "servebench/http/stream_client.hpp"
+#include "unit/http/http_test_messages.hpp"
 
 using namespace servebench::http;
 using namespace servebench::http::test;
@@ -26,7 +27,6 @@ class CountingObserver final : public ReadObserver {
   std::chrono::nanoseconds max_lag{0};
 };
 
-Request get(std::string target) { return Request{Method::get, std::move(target), "", "application/json", {}}; }
 
 TEST(StreamClientReads, ABodyMuchLargerThanTheReadBufferArrivesWhole) {
   // 1 MiB in one response: most reads fill the 16 KiB buffer, so the next read must go at once
@@ -41,7 +41,7 @@ TEST(StreamClientReads, ABodyMuchLargerThanTheReadBufferArrivesWhole) {
   ClientLoop client(server.base_url(), options);
   for (int round = 0; round < 3; ++round) {  // and again on the kept-alive connection
     RecordingSink sink;
-    client.start(get("/big"), sink);
+    client.start(get_request("/big"), sink);
     ASSERT_TRUE(sink.done.wait_for_count(1, 10000ms));
     EXPECT_EQ(sink.outcome.result, StreamResult::ok) << sink.outcome.message;
     EXPECT_EQ(sink.body.size(), big.size());
@@ -72,7 +72,7 @@ TEST(StreamClientReads, EveryReadIsObservedWithItsArrivalLag) {
   options.read_observer = &observer;
   ClientLoop client(server.base_url(), options);
   RecordingSink sink;
-  client.start(get("/paced"), sink);
+  client.start(get_request("/paced"), sink);
   ASSERT_TRUE(sink.done.wait_for_count(1, 10000ms));
   producer.join();
   EXPECT_EQ(sink.outcome.result, StreamResult::ok) << sink.outcome.message;
@@ -91,7 +91,7 @@ TEST(StreamClientReads, WithoutAnObserverNothingIsStamped) {
   ASSERT_TRUE(server.start());
   ClientLoop client(server.base_url());
   RecordingSink sink;
-  client.start(get("/ping"), sink);
+  client.start(get_request("/ping"), sink);
   ASSERT_TRUE(sink.done.wait_for_count(1));
   EXPECT_EQ(sink.outcome.result, StreamResult::ok);
   EXPECT_EQ(sink.body, "pong");

@@ -14,13 +14,13 @@
 #include "servebench/http/server.hpp"
 #include "servebench/http/sse_decoder.hpp"
 #include "servebench/http/sse_encoder.hpp"
+#include "unit/http/http_test_messages.hpp"
 
 using namespace servebench::http;
 using namespace servebench::http::test;
 
 namespace {
 
-Request get(std::string target) { return Request{Method::get, std::move(target), "", "application/json", {}}; }
 
 // A server whose /stream route emits `events` SSE events from a producer thread, `gap` apart.
 class StreamingServer {
@@ -90,7 +90,7 @@ class ChainSink final : public StreamSink {
   void on_done(const StreamOutcome& outcome) override {
     if (outcome.result == StreamResult::ok) ++ok;
     if (--m_remaining > 0) {
-      m_client->start(get("/v2/ping"), *this);
+      m_client->start(get_request("/v2/ping"), *this);
     } else {
       finished.signal();
     }
@@ -155,11 +155,11 @@ TEST(StreamClient, ARequestOnAConnectionTheServerClosedGoesAgainOnceOnAFreshOne)
   ClosesOnSecondRequest server(true);
   ClientLoop client(server.base_url());
   RecordingSink first, second;
-  client.start(get("/"), first);
+  client.start(get_request("/"), first);
   ASSERT_TRUE(first.done.wait_for_count(1));
   EXPECT_EQ(first.outcome.result, StreamResult::ok) << first.outcome.message;
   EXPECT_EQ(first.outcome.reconnects, 0);
-  client.start(get("/"), second);
+  client.start(get_request("/"), second);
   ASSERT_TRUE(second.done.wait_for_count(1));
   EXPECT_EQ(second.outcome.result, StreamResult::ok) << second.outcome.message;
   EXPECT_EQ(second.outcome.reconnects, 1);
@@ -171,9 +171,9 @@ TEST(StreamClient, ASecondFailureAfterReconnectingIsAFailureWithItsReason) {
   ClosesOnSecondRequest server(false);
   ClientLoop client(server.base_url());
   RecordingSink first, second;
-  client.start(get("/"), first);
+  client.start(get_request("/"), first);
   ASSERT_TRUE(first.done.wait_for_count(1));
-  client.start(get("/"), second);
+  client.start(get_request("/"), second);
   ASSERT_TRUE(second.done.wait_for_count(1));
   EXPECT_EQ(second.outcome.result, StreamResult::reset);
   EXPECT_EQ(second.outcome.reconnects, 1);
@@ -192,7 +192,7 @@ TEST(StreamClient, ConnectionsOfAServerThatClosesThemAreNotReusedOrAreRetried) {
     ClientLoop client(server.base_url());
     StreamClient* raw = client.client.get();
     ChainSink chain(raw, 40);
-    client.start(get("/v2/ping"), chain);
+    client.start(get_request("/v2/ping"), chain);
     ASSERT_TRUE(chain.finished.wait_for_count(1));
     EXPECT_EQ(chain.ok, 40);
     if (options.max_requests_per_connection == 2) {
@@ -241,7 +241,7 @@ TEST(StreamClient, OnDoneMayStartTheNextRequest) {
   ClientLoop client(server.server.base_url());
   StreamClient* raw = client.client.get();
   ChainSink chain(raw, 25);
-  client.start(get("/v2/ping"), chain);
+  client.start(get_request("/v2/ping"), chain);
   ASSERT_TRUE(chain.finished.wait_for_count(1));
   EXPECT_EQ(chain.ok, 25);
   EXPECT_EQ(server.server.accepted_connections(), 1u);
@@ -269,7 +269,7 @@ TEST(StreamClient, ConnectionRefusedNamesTheAddress) {
   }  // bound, then closed: nothing listens there now
   ClientLoop client("http://127.0.0.1:" + std::to_string(port));
   RecordingSink sink;
-  client.start(get("/x"), sink);
+  client.start(get_request("/x"), sink);
   ASSERT_TRUE(sink.done.wait_for_count(1));
   EXPECT_EQ(sink.outcome.result, StreamResult::connect_refused);
   EXPECT_EQ(sink.order, "d");
@@ -280,7 +280,7 @@ TEST(StreamClient, ServerClosingMidStreamIsAReset) {
   StreamingServer server;
   ClientLoop client(server.server.base_url());
   RecordingSink sink;
-  client.start(get("/cut"), sink);
+  client.start(get_request("/cut"), sink);
   ASSERT_TRUE(sink.done.wait_for_count(1));
   EXPECT_EQ(sink.outcome.result, StreamResult::reset) << sink.outcome.message;
   EXPECT_EQ(sink.outcome.status, 200);
@@ -292,7 +292,7 @@ TEST(StreamClient, PerRequestTimeout) {
   ClientLoop client(server.server.base_url());
   RecordingSink sink;
   const auto begin = std::chrono::steady_clock::now();
-  client.start(get("/hang"), sink, 100ms);
+  client.start(get_request("/hang"), sink, 100ms);
   ASSERT_TRUE(sink.done.wait_for_count(1));
   const auto elapsed = std::chrono::steady_clock::now() - begin;
   EXPECT_EQ(sink.outcome.result, StreamResult::timeout);
@@ -308,7 +308,7 @@ TEST(StreamClient, SilenceLongerThanTheStallLimitIsStalled) {
   ClientLoop client(server.server.base_url());
   RecordingSink sink;
   const auto begin = std::chrono::steady_clock::now();
-  client.start(get("/hang"), sink, {}, 150ms);
+  client.start(get_request("/hang"), sink, {}, 150ms);
   ASSERT_TRUE(sink.done.wait_for_count(1));
   const auto elapsed = std::chrono::steady_clock::now() - begin;
   EXPECT_EQ(sink.outcome.result, StreamResult::stalled) << sink.outcome.message;
@@ -333,7 +333,7 @@ TEST(StreamClient, Non2xxBodyIsDeliveredAndCaptured) {
   StreamingServer server;
   ClientLoop client(server.server.base_url());
   RecordingSink sink;
-  client.start(get("/error"), sink);
+  client.start(get_request("/error"), sink);
   ASSERT_TRUE(sink.done.wait_for_count(1));
   EXPECT_EQ(sink.outcome.result, StreamResult::http_status);
   EXPECT_EQ(sink.outcome.status, 429);
@@ -345,7 +345,7 @@ TEST(StreamClient, CapturedErrorBodyIsCapped) {
   StreamingServer server;
   ClientLoop client(server.server.base_url(), StreamClientOptions{.max_error_body = 10});
   RecordingSink sink;
-  client.start(get("/error"), sink);
+  client.start(get_request("/error"), sink);
   ASSERT_TRUE(sink.done.wait_for_count(1));
   EXPECT_EQ(sink.outcome.error_body, std::string(10, 'e'));
   EXPECT_EQ(sink.body.size(), 100u);
@@ -355,7 +355,7 @@ TEST(StreamClient, PrefixIsPrependedToTargets) {
   StreamingServer server;
   ClientLoop client(server.server.base_url() + "/v2");
   RecordingSink sink;
-  client.start(get("/ping"), sink);
+  client.start(get_request("/ping"), sink);
   ASSERT_TRUE(sink.done.wait_for_count(1));
   EXPECT_EQ(sink.outcome.result, StreamResult::ok);
   EXPECT_EQ(sink.body, "pong");
@@ -365,7 +365,7 @@ TEST(StreamClient, CancelAllEndsEveryRequestInFlight) {
   StreamingServer server;
   ClientLoop client(server.server.base_url());
   std::vector<RecordingSink> sinks(3);
-  for (auto& sink : sinks) client.start(get("/hang"), sink);
+  for (auto& sink : sinks) client.start(get_request("/hang"), sink);
   ASSERT_TRUE(server.hung_opened.wait_for_count(3));
   std::size_t in_flight = 0;
   client.run([&](StreamClient& c) {
@@ -385,7 +385,7 @@ TEST(StreamClient, MalformedResponse) {
   RawServer raw("HTTP/1.1 200 OK\r\nContent-Length: zz\r\n\r\n");
   ClientLoop client(raw.base_url());
   RecordingSink sink;
-  client.start(get("/"), sink);
+  client.start(get_request("/"), sink);
   ASSERT_TRUE(sink.done.wait_for_count(1));
   EXPECT_EQ(sink.outcome.result, StreamResult::malformed);
   EXPECT_TRUE(sink.outcome.message.starts_with("malformed response")) << sink.outcome.message;
@@ -395,7 +395,7 @@ TEST(StreamClient, BodyDelimitedByCloseEndsAtEof) {
   RawServer raw("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the end");
   ClientLoop client(raw.base_url());
   RecordingSink sink;
-  client.start(get("/"), sink);
+  client.start(get_request("/"), sink);
   ASSERT_TRUE(sink.done.wait_for_count(1));
   EXPECT_EQ(sink.outcome.result, StreamResult::ok) << sink.outcome.message;
   EXPECT_EQ(sink.body, "until the end");
@@ -407,7 +407,7 @@ TEST(StreamClient, ReplacesAnIdleConnectionTheServerClosed) {
   ClientLoop client(raw.base_url());
   for (int i = 0; i < 2; ++i) {
     RecordingSink sink;
-    client.start(get("/"), sink);
+    client.start(get_request("/"), sink);
     ASSERT_TRUE(sink.done.wait_for_count(1));
     EXPECT_EQ(sink.outcome.result, StreamResult::ok) << i << ": " << sink.outcome.message;
   }

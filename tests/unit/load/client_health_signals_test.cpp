@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "servebench/load/client_health.hpp"
+#include "unit/load/health_inputs.hpp"
 
 namespace servebench::load {
 namespace {
@@ -22,14 +23,6 @@ std::vector<RequestRecord> quiet_records(int n) {
   return out;
 }
 
-HealthInputs inputs(const std::vector<RequestRecord>& records, const LagHistograms& lags, double tpot_ms) {
-  HealthInputs in;
-  in.records = records;
-  in.lags = &lags;
-  in.median_tpot_ms = tpot_ms;
-  return in;
-}
-
 void fill(stats::Histogram& h, std::uint64_t ns, int n) {
   for (int i = 0; i < n; ++i) h.record(ns);
 }
@@ -40,7 +33,7 @@ TEST(ClientHealthSignals, ALateLoopTimerIsUnhealthyEvenWhenReadsAreFast) {
   fill(lags.read_lag, 2'000, 200);        // parsing is quick…
   fill(lags.loop_lag, 20'000, 900);       // …but the loop ran its timers 3 ms late 10 % of the time
   fill(lags.loop_lag, 3'000'000, 100);
-  const auto h = assess_client(inputs(records, lags, 20.0));  // limit 2 ms
+  const auto h = assess_client(health_inputs(records, lags, 20.0));  // limit 2 ms
   EXPECT_FALSE(h.healthy);
   EXPECT_EQ(h.loop_lag_samples, 1000);
   EXPECT_NEAR(h.gated_loop_lag_ms, 3.0, 0.03);
@@ -49,7 +42,7 @@ TEST(ClientHealthSignals, ALateLoopTimerIsUnhealthyEvenWhenReadsAreFast) {
   LagHistograms mild;
   fill(mild.read_lag, 2'000, 200);
   fill(mild.loop_lag, 1'500'000, 1000);
-  EXPECT_TRUE(assess_client(inputs(records, mild, 20.0)).healthy);
+  EXPECT_TRUE(assess_client(health_inputs(records, mild, 20.0)).healthy);
 }
 
 TEST(ClientHealthSignals, LateArrivalsAreUnhealthy) {
@@ -57,7 +50,7 @@ TEST(ClientHealthSignals, LateArrivalsAreUnhealthy) {
   LagHistograms lags;
   fill(lags.read_lag, 2'000, 200);
   fill(lags.arrival_lag, 4'000'000, 200);  // bytes sat 4 ms in the socket before they were parsed
-  const auto h = assess_client(inputs(records, lags, 20.0));
+  const auto h = assess_client(health_inputs(records, lags, 20.0));
   EXPECT_FALSE(h.healthy);
   EXPECT_NEAR(h.gated_arrival_lag_ms, 4.0, 0.04);
   EXPECT_NE(h.reason.find("arrival lag p99 4.0"), std::string::npos) << h.reason;
@@ -67,7 +60,7 @@ TEST(ClientHealthSignals, LoopTicksAloneAreEnoughToGate) {
   const std::vector<RequestRecord> records = quiet_records(2);  // too few requests and reads
   LagHistograms lags;
   fill(lags.loop_lag, 10'000, 50);
-  const auto h = assess_client(inputs(records, lags, 20.0));
+  const auto h = assess_client(health_inputs(records, lags, 20.0));
   EXPECT_TRUE(h.healthy) << h.reason;
   EXPECT_TRUE(h.reason.empty()) << h.reason;  // gated, not "not gated"
   EXPECT_DOUBLE_EQ(h.limit_ms, 2.0);
@@ -102,7 +95,7 @@ TEST(ClientHealthSignals, ALateSimLoopIsUnhealthy) {
   const auto records = quiet_records(30);
   LagHistograms lags;
   fill(lags.read_lag, 2'000, 200);
-  auto in = inputs(records, lags, 20.0);
+  auto in = health_inputs(records, lags, 20.0);
   in.sim_steps = SimStepWindow{.steps = 400, .p99_ms = 5.0};
   auto h = assess_client(in);
   EXPECT_FALSE(h.healthy);
@@ -119,7 +112,7 @@ TEST(ClientHealthSignals, TheFloorExcusesSimLatenessOnlyInRealTime) {
   LagHistograms lags;
   fill(lags.read_lag, 2'000, 200);
   fill(lags.floor, 300'000, 100);  // a noise floor of 0.3 ms
-  auto in = inputs(records, lags, 2.5);  // 10 % = 0.25 ms
+  auto in = health_inputs(records, lags, 2.5);  // 10 % = 0.25 ms
   in.sim_steps = SimStepWindow{.steps = 400, .p99_ms = 0.28};
   EXPECT_TRUE(assess_client(in).healthy) << assess_client(in).reason;  // within the machine's noise
   in.median_tpot_ms = 4.0;  // at time scale 0.2 the same lateness is magnified 5× in simulated time

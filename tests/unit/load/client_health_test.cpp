@@ -1,4 +1,5 @@
 #include "servebench/load/client_health.hpp"
+#include "unit/load/health_inputs.hpp"
 
 #include <cmath>
 
@@ -31,14 +32,6 @@ LagHistograms reads(std::uint64_t ns, int n) {
   return lags;
 }
 
-HealthInputs inputs(const std::vector<RequestRecord>& records, const LagHistograms& lags, double tpot_ms) {
-  HealthInputs in;
-  in.records = records;
-  in.lags = &lags;
-  in.median_tpot_ms = tpot_ms;
-  return in;
-}
-
 TEST(ClientHealth, RobustP99IsTheLowerConfidenceBoundOfTheP99) {
   EXPECT_EQ(robust_p99_rank(2), 1);
   EXPECT_EQ(robust_p99_rank(20), 17);
@@ -61,13 +54,13 @@ TEST(ClientHealth, OneStallAcrossEveryStreamIsForgivenASustainedOneIsNot) {
   const auto records = records_with_send_lags(repeat(5, 30));
   auto lags = reads(5'000, 96);
   for (int i = 0; i < 4; ++i) lags.read_lag.record(3'000'000);
-  const auto once = assess_client(inputs(records, lags, 16.0));  // limit 1.6 ms
+  const auto once = assess_client(health_inputs(records, lags, 16.0));  // limit 1.6 ms
   EXPECT_TRUE(once.healthy) << once.reason;
   EXPECT_LT(once.gated_read_lag_ms, 1.6);
   // The loop stalls 10 % of the time: one read in ten waits, far beyond what chance allows.
   auto sustained = reads(5'000, 90);
   for (int i = 0; i < 10; ++i) sustained.read_lag.record(3'000'000);
-  const auto bad = assess_client(inputs(records, sustained, 16.0));
+  const auto bad = assess_client(health_inputs(records, sustained, 16.0));
   EXPECT_FALSE(bad.healthy);
   EXPECT_NE(bad.reason.find("client lag p99 3.0"), std::string::npos) << bad.reason;
 }
@@ -75,7 +68,7 @@ TEST(ClientHealth, OneStallAcrossEveryStreamIsForgivenASustainedOneIsNot) {
 TEST(ClientHealth, HealthyWhenLagIsSmallAgainstTpot) {
   const auto records = records_with_send_lags(repeat(40, 30));
   const auto lags = reads(5'000, 100);  // 5 µs
-  const auto h = assess_client(inputs(records, lags, 10.0));
+  const auto h = assess_client(health_inputs(records, lags, 10.0));
   EXPECT_TRUE(h.healthy) << h.reason;
   EXPECT_DOUBLE_EQ(h.limit_ms, 1.0);
   EXPECT_EQ(h.limit_basis, "tpot");
@@ -90,7 +83,7 @@ TEST(ClientHealth, SendLagAboveTenPercentOfTpotIsUnhealthy) {
   lags_us.insert(lags_us.end(), {2500, 2500, 2500, 2500});  // four late sends of 30: above the robust p99
   const auto records = records_with_send_lags(lags_us);
   const LagHistograms none;
-  const auto h = assess_client(inputs(records, none, 10.0));
+  const auto h = assess_client(health_inputs(records, none, 10.0));
   EXPECT_FALSE(h.healthy);
   EXPECT_NEAR(h.lag_p99_ms, 2.5, 1e-12);
   EXPECT_NE(h.reason.find("exceeds 1.000 ms (10% of the median TPOT 10.000 ms)"), std::string::npos) << h.reason;
@@ -101,7 +94,7 @@ TEST(ClientHealth, OneOutlierInASmallRunIsForgiven) {
   lags_us.push_back(9000);  // the single worst of 64: a nearest-rank p99 would be this one
   const auto records = records_with_send_lags(lags_us);
   const LagHistograms none;
-  const auto h = assess_client(inputs(records, none, 10.0));
+  const auto h = assess_client(health_inputs(records, none, 10.0));
   EXPECT_TRUE(h.healthy) << h.reason;
   EXPECT_NEAR(h.send_lag_ms.at(99), 9.0, 1e-12);  // reported as measured
   EXPECT_NEAR(h.gated_send_lag_ms, 0.010, 1e-12);
@@ -110,7 +103,7 @@ TEST(ClientHealth, OneOutlierInASmallRunIsForgiven) {
 TEST(ClientHealth, TooFewSamplesAreNotGated) {
   const auto records = records_with_send_lags({5000, 5000, 5000});
   const auto lags = reads(5'000'000, 10);
-  const auto h = assess_client(inputs(records, lags, 10.0));
+  const auto h = assess_client(health_inputs(records, lags, 10.0));
   EXPECT_TRUE(h.healthy);
   EXPECT_TRUE(std::isnan(h.limit_ms));
   EXPECT_NE(h.reason.find("not gated: 3 requests and 10 socket reads, fewer than the 20"), std::string::npos)
@@ -121,13 +114,13 @@ TEST(ClientHealth, TheLimitNeverGoesBelowTheNoiseFloor) {
   // A server answering in microseconds: 10 % of a 0.02 ms TPOT is below anything a loop can resolve.
   const auto records = records_with_send_lags(repeat(5, 30));
   const auto lags = reads(20'000, 100);  // 20 µs
-  const auto h = assess_client(inputs(records, lags, 0.02));
+  const auto h = assess_client(health_inputs(records, lags, 0.02));
   EXPECT_TRUE(h.healthy) << h.reason;
   EXPECT_EQ(h.limit_basis, "noise_floor");
   EXPECT_DOUBLE_EQ(h.limit_ms, k_min_noise_floor_ms);
   // … but a lag above the floor is still the client's.
   const auto slow = reads(400'000, 100);
-  const auto bad = assess_client(inputs(records, slow, 0.02));
+  const auto bad = assess_client(health_inputs(records, slow, 0.02));
   EXPECT_FALSE(bad.healthy);
   EXPECT_NE(bad.reason.find("the machine's noise floor"), std::string::npos) << bad.reason;
 }
@@ -136,7 +129,7 @@ TEST(ClientHealth, TheMeasuredFloorRaisesTheLimit) {
   const auto records = records_with_send_lags(repeat(5, 30));
   auto lags = reads(150'000, 100);  // 0.15 ms
   for (int i = 0; i < 100; ++i) lags.floor.record(200'000);  // an idle loop fires 0.2 ms late here
-  const auto h = assess_client(inputs(records, lags, 1.0));
+  const auto h = assess_client(health_inputs(records, lags, 1.0));
   EXPECT_TRUE(h.healthy) << h.reason;
   EXPECT_NEAR(h.measured_floor_ms, 0.2, 0.001);
   EXPECT_NEAR(h.limit_ms, 0.2, 0.001);
@@ -145,7 +138,7 @@ TEST(ClientHealth, TheMeasuredFloorRaisesTheLimit) {
 TEST(ClientHealth, ATimeScaleBelowTheNoiseFloorIsUnhealthy) {
   const auto records = records_with_send_lags(repeat(5, 30));
   const auto lags = reads(5'000, 100);
-  auto in = inputs(records, lags, 0.2);  // a 20 ms TPOT at time scale 0.01
+  auto in = health_inputs(records, lags, 0.2);  // a 20 ms TPOT at time scale 0.01
   in.sim_time_scale = 0.01;
   const auto h = assess_client(in);
   EXPECT_FALSE(h.healthy);
@@ -162,7 +155,7 @@ TEST(ClientHealth, ATimeScaleThatPutsEveryTokenInOneReadIsUnhealthyNotUngated) {
   auto records = records_with_send_lags(repeat(5, 8));
   for (RequestRecord& r : records) r.done = r.sent + microseconds(4000);
   const auto lags = reads(5'000, 8);
-  auto in = inputs(records, lags, 0.0);
+  auto in = health_inputs(records, lags, 0.0);
   in.sim_time_scale = 0.002;
   in.sim_steps = SimStepWindow{.steps = 500, .p99_ms = 0};
   const auto h = assess_client(in);
@@ -188,7 +181,7 @@ TEST(ClientHealth, OpenLoopLeavesTheOpeningSecondOut) {
   const auto later = records_with_send_lags(repeat(10, 30), microseconds(1'000'000));
   records.insert(records.end(), later.begin(), later.end());
   const LagHistograms none;
-  auto in = inputs(records, none, 10.0);
+  auto in = health_inputs(records, none, 10.0);
   in.open_loop = true;
   const auto h = assess_client(in);
   EXPECT_TRUE(h.healthy) << h.reason;
@@ -202,7 +195,7 @@ TEST(ClientHealth, StampedChunksAreReportedButNotGated) {
   auto lags = reads(1'000, 30);
   for (int i = 0; i < 98; ++i) lags.client_added.record(50'000);
   for (int i = 0; i < 2; ++i) lags.client_added.record(3'000'000);  // p99 = 3 ms
-  const auto h = assess_client(inputs(records, lags, 20.0));
+  const auto h = assess_client(health_inputs(records, lags, 20.0));
   ASSERT_TRUE(h.added_p99_ms);
   EXPECT_NEAR(*h.added_p99_ms, 3.0, 0.02);
   EXPECT_NEAR(*h.added_p50_ms, 0.05, 0.001);
@@ -214,7 +207,7 @@ TEST(ClientHealth, StampedChunksAreReportedButNotGated) {
 TEST(ClientHealth, SlowReadsAreUnhealthy) {
   const auto records = records_with_send_lags({1, 1});
   const auto lags = reads(5'000'000, 30);  // 5 ms between read and record
-  const auto h = assess_client(inputs(records, lags, 20.0));
+  const auto h = assess_client(health_inputs(records, lags, 20.0));
   EXPECT_FALSE(h.healthy);
   EXPECT_NE(h.reason.find("read lag p99 5.0"), std::string::npos) << h.reason;
 }
@@ -222,7 +215,7 @@ TEST(ClientHealth, SlowReadsAreUnhealthy) {
 TEST(ClientHealth, ASaturatedLoopThreadIsUnhealthy) {
   const auto records = records_with_send_lags({1, 1});
   const LagHistograms none;
-  auto in = inputs(records, none, 20.0);
+  auto in = health_inputs(records, none, 20.0);
   in.loops = {.cpu_seconds = 1.9, .max_busy = 0.97, .threads = 2};
   const auto h = assess_client(in);
   EXPECT_FALSE(h.healthy);
@@ -234,7 +227,7 @@ TEST(ClientHealth, ASaturatedLoopThreadIsUnhealthy) {
 TEST(ClientHealth, WithoutTpotTheRunIsNotGated) {
   const auto records = records_with_send_lags(repeat(5000, 30));
   const LagHistograms none;
-  const auto h = assess_client(inputs(records, none, std::nan("")));
+  const auto h = assess_client(health_inputs(records, none, std::nan("")));
   EXPECT_TRUE(h.healthy);
   EXPECT_TRUE(std::isnan(h.limit_ms));
   EXPECT_NE(h.reason.find("not gated"), std::string::npos);
@@ -244,7 +237,7 @@ TEST(ClientHealth, ALateLoopTickFailsTheRunOnlyWhenNoArrivalLagShowsWhatItDid) {
   const auto records = records_with_send_lags(repeat(5, 30));
   auto lags = reads(5'000, 100);
   for (int i = 0; i < 400; ++i) lags.loop_lag.record(i % 20 == 0 ? 3'000'000 : 10'000);  // 5 % of ticks 3 ms late
-  const auto in = inputs(records, lags, 16.0);  // limit 1.6 ms
+  const auto in = health_inputs(records, lags, 16.0);  // limit 1.6 ms
   const auto blind = assess_client(in);  // no arrival timestamps: the loop lag stands in for them
   EXPECT_FALSE(blind.healthy);
   EXPECT_NE(blind.reason.find("client lag p99 3.0"), std::string::npos) << blind.reason;

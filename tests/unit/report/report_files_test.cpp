@@ -19,12 +19,6 @@ namespace {
 
 // Paths in the report are the run directories as given; render from the source root with relative
 // paths so the golden files do not depend on where the repository is checked out.
-std::size_t occurrences(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 class GoldenReport : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -2,6 +2,7 @@
 // Test-only builders for report tests: ledger records and run inputs made in memory, and the path
 // of the hand-made fixtures under tests/fixtures/report.
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <string>
 #include <vector>
@@ -11,6 +12,13 @@
 #include "servebench/results/point.hpp"
 
 namespace servebench::report::test_support {
+
+// How many times `what` occurs in `text` (overlapping occurrences count).
+inline std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
+  return n;
+}
 
 inline std::string fixture(const std::string& relative) {
   return std::string(SERVEBENCH_SOURCE_DIR) + "/tests/fixtures/report/" + relative;

@@ -7,21 +7,14 @@ using namespace servebench::report;
 using namespace servebench::report::test_support;
 using servebench::results::PointStatus;
 
-namespace {
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
-  return n;
-}
-}  // namespace
 
 TEST(ScenarioSection, SkippedAndInvalidPointsShowTheirReason) {
   Document doc;
   add_scenario_sections(fixture_set({"two-arm"}), doc);
   const std::string md = markdown_of(doc);
   EXPECT_NE(md.find("### 16k-512 (ISL 16,384 → OSL 512)"), std::string::npos);
-  EXPECT_EQ(count(md, "| skipped |"), 2u);
-  EXPECT_EQ(count(md, "isl+osl 524289 exceeds context 270336"), 2u);
+  EXPECT_EQ(test_support::occurrences(md, "| skipped |"), 2u);
+  EXPECT_EQ(test_support::occurrences(md, "isl+osl 524289 exceeds context 270336"), 2u);
   EXPECT_NE(md.find("| invalid |     16 |        64/0 |"), std::string::npos) << md;
   EXPECT_NE(md.find("cache hit rate 0.0312 > 0.01 after 2 attempts"), std::string::npos);
   EXPECT_NE(md.find("measured on attempt 2"), std::string::npos);
@@ -71,12 +64,12 @@ TEST(ScenarioSection, AScenarioOfMoreThanAThousandRowsKeepsEveryPointButNoRatioR
   Document doc;
   add_scenario_sections(set_of(points), doc);
   const std::string md = markdown_of(doc);
-  EXPECT_EQ(count(md, "| ratio "), 0u);
+  EXPECT_EQ(test_support::occurrences(md, "| ratio "), 0u);
   EXPECT_NE(md.find("2 arms × 501 concurrency levels: the table has one row per point and no ratio rows"),
             std::string::npos);
   EXPECT_NE(md.find("| 501 | b "), std::string::npos) << "every point keeps its row";
   points.resize(2 * 500);  // 1,000 rows: ratios again
   Document small;
   add_scenario_sections(set_of(points), small);
-  EXPECT_EQ(count(markdown_of(small), "| ratio "), 500u);
+  EXPECT_EQ(test_support::occurrences(markdown_of(small), "| ratio "), 500u);
 }

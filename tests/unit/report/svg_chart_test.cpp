@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "report_test_support.hpp"
+
 using namespace servebench::report;
 
 namespace {
@@ -18,11 +20,6 @@ ChartSpec two_series() {
   return c;
 }
 
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
-  return n;
-}
 }  // namespace
 
 TEST(SvgChart, DrawsAxesSeriesMarkersAndLegend) {
@@ -30,11 +27,11 @@ TEST(SvgChart, DrawsAxesSeriesMarkersAndLegend) {
   render_svg(two_series(), out);
   const std::string svg = out.str();
   EXPECT_TRUE(svg.starts_with(R"(<svg class="chart" id="s0-output")"));
-  EXPECT_EQ(count(svg, "</svg>"), 1u);
-  EXPECT_EQ(count(svg, "class=\"series-line\""), 2u);
-  EXPECT_EQ(count(svg, "class=\"pt\""), 4u + 2u);  // four points and two legend markers
-  EXPECT_EQ(count(svg, "<circle"), 3u);            // e7b: circles; tp2pp4: squares
-  EXPECT_EQ(count(svg, "<rect class=\"pt\""), 3u);
+  EXPECT_EQ(test_support::occurrences(svg, "</svg>"), 1u);
+  EXPECT_EQ(test_support::occurrences(svg, "class=\"series-line\""), 2u);
+  EXPECT_EQ(test_support::occurrences(svg, "class=\"pt\""), 4u + 2u);  // four points and two legend markers
+  EXPECT_EQ(test_support::occurrences(svg, "<circle"), 3u);            // e7b: circles; tp2pp4: squares
+  EXPECT_EQ(test_support::occurrences(svg, "<rect class=\"pt\""), 3u);
   EXPECT_NE(svg.find(">output tok/s</text>"), std::string::npos);
   EXPECT_NE(svg.find(">concurrency (log₂)</text>"), std::string::npos);
   EXPECT_EQ(svg.find(">16</text>"), std::string::npos);                // the log₂ axis stops at 8
@@ -53,8 +50,8 @@ TEST(SvgChart, ParetoSeriesDrawsItsFrontierAndFadesDominatedPoints) {
   std::ostringstream out;
   render_svg(c, out);
   const std::string svg = out.str();
-  EXPECT_EQ(count(svg, "fill-opacity=\"0.35\""), 1u);  // (35, 300) is dominated
-  EXPECT_EQ(count(svg, "class=\"series-line\""), 1u);
+  EXPECT_EQ(test_support::occurrences(svg, "fill-opacity=\"0.35\""), 1u);  // (35, 300) is dominated
+  EXPECT_EQ(test_support::occurrences(svg, "class=\"series-line\""), 1u);
   EXPECT_NE(svg.find("Pareto frontier"), std::string::npos);
 }
 
@@ -67,7 +64,7 @@ TEST(SvgChart, PlottablePointsExcludeUndefinedValues) {
 }
 
 TEST(SvgChart, ALimitIsADashedLabelledLineInsideTheAxis) {
-  EXPECT_EQ(count([] {
+  EXPECT_EQ(test_support::occurrences([] {
               std::ostringstream out;
               render_svg(two_series(), out);
               return out.str();
@@ -80,7 +77,7 @@ TEST(SvgChart, ALimitIsADashedLabelledLineInsideTheAxis) {
   std::ostringstream out;
   render_svg(c, out);
   const std::string svg = out.str();
-  EXPECT_EQ(count(svg, "class=\"limit-line\""), 1u);
+  EXPECT_EQ(test_support::occurrences(svg, "class=\"limit-line\""), 1u);
   EXPECT_NE(svg.find(">SLO ttft p99 ≤ 400 ms &lt;x&gt;</text>"), std::string::npos);
   EXPECT_EQ(svg.find("undefined"), std::string::npos);
   EXPECT_NE(svg.find(">500</text>"), std::string::npos) << svg;  // the y axis grew from 150 to 500
@@ -89,7 +86,7 @@ TEST(SvgChart, ALimitIsADashedLabelledLineInsideTheAxis) {
   EXPECT_NE(svg.find(fmt::format(R"(class="limit-line" x1="80" y1="{:.1f}" x2="565" y2="{:.1f}")", y, y)),
             std::string::npos)
       << svg;
-  EXPECT_EQ(count(svg, "class=\"pt\""), 4u + 2u);  // the line is no plotted point
+  EXPECT_EQ(test_support::occurrences(svg, "class=\"pt\""), 4u + 2u);  // the line is no plotted point
 }
 
 TEST(SvgChart, EscapesMarkup) { EXPECT_EQ(escape_xml(R"(a<b>&"c'")"), "a&lt;b&gt;&amp;&quot;c&#39;&quot;"); }
@@ -113,7 +110,7 @@ TEST(SvgChart, UpToTheMarkerLimitEveryPointHasAMarker) {
   EXPECT_EQ(plottable_points(c), k_max_chart_markers);
   std::ostringstream out;
   render_svg(c, out);
-  EXPECT_EQ(count(out.str(), "<title>p</title>"), k_max_chart_markers);
+  EXPECT_EQ(test_support::occurrences(out.str(), "<title>p</title>"), k_max_chart_markers);
   EXPECT_EQ(out.str().find("markers for"), std::string::npos);
 }
 
@@ -127,8 +124,8 @@ TEST(SvgChart, BeyondTheLimitMarkersAreThinnedEvenlyAndTheChartSaysSo) {
   std::ostringstream out;
   render_svg(c, out);
   const std::string svg = out.str();
-  EXPECT_LE(count(svg, "<title>p</title>"), k_max_chart_markers);
-  EXPECT_GE(count(svg, "<title>p</title>"), k_max_chart_markers / 2);
-  EXPECT_NE(svg.find(fmt::format("markers for {} of 2000 points", count(svg, "<title>p</title>"))), std::string::npos);
-  EXPECT_EQ(count(svg, "class=\"series-line\""), 20u);  // every series still has its whole line
+  EXPECT_LE(test_support::occurrences(svg, "<title>p</title>"), k_max_chart_markers);
+  EXPECT_GE(test_support::occurrences(svg, "<title>p</title>"), k_max_chart_markers / 2);
+  EXPECT_NE(svg.find(fmt::format("markers for {} of 2000 points", test_support::occurrences(svg, "<title>p</title>"))), std::string::npos);
+  EXPECT_EQ(test_support::occurrences(svg, "class=\"series-line\""), 20u);  // every series still has its whole line
 }

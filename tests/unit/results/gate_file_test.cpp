@@ -11,7 +11,7 @@ namespace servebench::results {
 namespace {
 namespace fs = std::filesystem;
 
-GateResult sample() {
+GateResult sample_gate() {
   GateResult g;
   g.passed = false;
   g.probes.push_back({"arithmetic", false, false, 8, 6, 0.75, 1.0, std::nullopt, "wrong: 3+4=8"});
@@ -21,7 +21,7 @@ GateResult sample() {
 }
 
 TEST(GateFile, KeysDependOnTheProbe) {
-  const auto o = to_json(sample(), "e7b");
+  const auto o = to_json(sample_gate(), "e7b");
   EXPECT_EQ(o.at("schema").as_string(), "servebench.gate/1");
   EXPECT_EQ(o.at("arm").as_string(), "e7b");
   EXPECT_FALSE(o.at("passed").as_bool());
@@ -36,10 +36,10 @@ TEST(GateFile, KeysDependOnTheProbe) {
 TEST(GateFile, RoundTripsAndSummarises) {
   const auto dir = fs::temp_directory_path() / ("sb_gate_file_" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  ASSERT_TRUE(write_gate(dir / "gate.json", sample(), "e7b"));
+  ASSERT_TRUE(write_gate(dir / "gate.json", sample_gate(), "e7b"));
   auto back = read_gate(dir / "gate.json");
   ASSERT_TRUE(back && *back);
-  EXPECT_EQ(to_json(**back, "e7b"), to_json(sample(), "e7b"));
+  EXPECT_EQ(to_json(**back, "e7b"), to_json(sample_gate(), "e7b"));
   EXPECT_EQ((*back)->summary(), "arithmetic 6/8, greedy_identity ok, tool_call skipped");
   EXPECT_EQ(GateResult{}.summary(), "gate not run");
   auto missing = read_gate(dir / "no-gate.json");

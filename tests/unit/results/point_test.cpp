@@ -9,7 +9,7 @@
 using namespace servebench::results;
 
 namespace {
-PointRecord sample() {
+PointRecord sample_point() {
   PointRecord r;
   r.campaign = "demo";
   r.arm = "low-latency";
@@ -34,7 +34,7 @@ PointRecord sample() {
 }  // namespace
 
 TEST(PointRecord, RoundTripsThroughJson) {
-  const PointRecord r = sample();
+  const PointRecord r = sample_point();
   const auto line = to_json_line(r);
   const auto back = from_json(boost::json::parse(line).as_object());
   ASSERT_TRUE(back) << back.error().message;
@@ -51,7 +51,7 @@ TEST(PointRecord, RoundTripsThroughJson) {
 }
 
 TEST(PointRecord, WritesTheDesignKeys) {
-  const auto o = to_json(sample());
+  const auto o = to_json(sample_point());
   for (const char* k : {"schema", "campaign", "arm", "scenario", "isl", "osl", "concurrency", "effective_concurrency",
                         "request_rate", "num_prompts", "completed", "failed", "status", "reason", "started_at",
                         "duration_s", "gpus", "ttft_ms", "tpot_ms", "itl_ms", "e2e_ms", "throughput",
@@ -64,7 +64,7 @@ TEST(PointRecord, WritesTheDesignKeys) {
 }
 
 TEST(PointRecord, KeepsUnknownKeys) {
-  auto o = to_json(sample());
+  auto o = to_json(sample_point());
   o["future_field"] = boost::json::array{1, 2};
   const auto back = from_json(o);
   ASSERT_TRUE(back);
@@ -72,21 +72,21 @@ TEST(PointRecord, KeepsUnknownKeys) {
 }
 
 TEST(PointRecord, RejectsWrongSchemaAndMissingKeys) {
-  auto o = to_json(sample());
+  auto o = to_json(sample_point());
   o["schema"] = "servebench.point/9";
   EXPECT_FALSE(from_json(o));
-  auto o2 = to_json(sample());
+  auto o2 = to_json(sample_point());
   o2.erase("arm");
   const auto r = from_json(o2);
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("'arm'"), std::string::npos);
-  auto o3 = to_json(sample());
+  auto o3 = to_json(sample_point());
   o3["status"] = "great";
   EXPECT_FALSE(from_json(o3));
 }
 
 TEST(PointKey, IdIncludesRateOnlyForOpenLoop) {
-  PointRecord r = sample();
+  PointRecord r = sample_point();
   EXPECT_EQ(point_id(key_of(r)), "low-latency/chat/c16");
   r.request_rate = 2.5;
   EXPECT_EQ(point_id(key_of(r)), "low-latency/chat/c16@r2.5");

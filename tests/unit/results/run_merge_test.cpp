@@ -1,3 +1,4 @@
+#include "support/temp_dir.hpp"
 #include "servebench/results/run_merge.hpp"
 
 #include <filesystem>
@@ -26,12 +27,7 @@ PointRecord point(const std::string& arm, std::int64_t c, const std::string& sta
   return r;
 }
 
-fs::path temp_dir(const std::string& name) {
-  const auto dir = fs::temp_directory_path() / ("sb_merge_" + std::to_string(::getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+using servebench::testing::fresh_dir;
 
 void write_run(const fs::path& dir, const std::vector<PointRecord>& records) {
   fs::create_directories(dir);
@@ -69,7 +65,7 @@ TEST(RunMerge, AnEarlierMeasurementNamedLaterDoesNotReplaceTheLaterOne) {
 }
 
 TEST(RunMerge, DirectoriesMergeIntoOneLedgerWithArmsRequestsAndMergeFile) {
-  const auto root = temp_dir("dirs");
+  const auto root = fresh_dir("sb_merge", "dirs");
   write_run(root / "j1", {point("a", 1, "2026-12-01T10:00:00Z", 10), point("a", 8, "2026-12-01T10:01:00Z", 80)});
   write_run(root / "j2", {point("a", 1, "2026-12-01T11:00:00Z", 11), point("b", 1, "2026-12-01T11:02:00Z", 5)});
   fs::create_directories(RunLayout(root / "j1").arm_dir("a"));
@@ -102,7 +98,7 @@ TEST(RunMerge, DirectoriesMergeIntoOneLedgerWithArmsRequestsAndMergeFile) {
 }
 
 TEST(RunMerge, RefusesMixedCampaignsMissingLedgersAndOverwritingARun) {
-  const auto root = temp_dir("refuse");
+  const auto root = fresh_dir("sb_merge", "refuse");
   write_run(root / "x", {point("a", 1, "2026-12-01T10:00:00Z", 1)});
   write_run(root / "y", {point("a", 1, "2026-12-01T10:00:00Z", 1, PointStatus::ok, "other")});
   auto mixed = merge_run_dirs(root / "m", {root / "x", root / "y"});

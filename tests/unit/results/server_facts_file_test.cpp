@@ -13,7 +13,7 @@ namespace servebench::results {
 namespace {
 namespace fs = std::filesystem;
 
-ServerFactsFile sample() {
+ServerFactsFile sample_facts() {
   ServerFactsFile f;
   f.arm = "e7b";
   f.engine = "sim";
@@ -37,7 +37,7 @@ ServerFactsFile sample() {
 }
 
 TEST(ServerFactsFile, WritesTheDocumentedKeysInOrder) {
-  const auto o = to_json(sample());
+  const auto o = to_json(sample_facts());
   std::vector<std::string> keys;
   for (const auto& kv : o) keys.emplace_back(kv.key());
   EXPECT_EQ(keys, (std::vector<std::string>{"schema", "arm", "engine", "gpus", "launch", "launched", "env", "fingerprint",
@@ -50,7 +50,7 @@ TEST(ServerFactsFile, RoundTripsThroughTheFile) {
   const auto dir = fs::temp_directory_path() / ("sb_server_facts_file_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   const auto path = dir / "arms/e7b/server_facts.json";
-  ASSERT_TRUE(write_server_facts(path, sample()));
+  ASSERT_TRUE(write_server_facts(path, sample_facts()));
   auto back = read_server_facts(path);
   ASSERT_TRUE(back && *back) << (back ? "" : back.error().message);
   const ServerFactsFile& f = **back;
@@ -66,12 +66,12 @@ TEST(ServerFactsFile, RoundTripsThroughTheFile) {
   EXPECT_EQ(f.facts->speculative->num_draft_tokens, 5);
   ASSERT_TRUE(f.facts->sim);
   EXPECT_EQ(f.facts->sim->time_scale, 0.2);
-  EXPECT_EQ(to_json(f), to_json(sample()));
+  EXPECT_EQ(to_json(f), to_json(sample_facts()));
   fs::remove_all(dir);
 }
 
 TEST(ServerFactsFile, FailedFactsAreAllUnknownWithTheReason) {
-  ServerFactsFile f = sample();
+  ServerFactsFile f = sample_facts();
   f.facts_error = "GET /server_info: HTTP 500";
   const auto o = to_json(f);
   EXPECT_EQ(o.at("facts_error").as_string(), "GET /server_info: HTTP 500");
