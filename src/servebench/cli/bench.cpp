@@ -1,5 +1,6 @@
 // `servebench bench`: one benchmark run, a drop-in for `python -m sglang.bench_serving` (same main
-// flags, same JSONL keys). Flags become a load::RunSpec; load::run does the work.
+// flags, same JSONL keys; cli/bench_flags.hpp turns them into a load::RunSpec), and `servebench sweep`.
+// load::run does the work; this file runs it, prints the summary and writes the results.
 #include <signal.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "servebench/cli/bench_flags.hpp"
 #include "servebench/cli/command.hpp"
 #include "servebench/cli/sweep.hpp"
 #include "servebench/load/engine_control.hpp"
@@ -53,242 +55,16 @@ void catch_stop_signals() {
   sigaction(SIGTERM, &sa, nullptr);
 }
 
-struct BenchFlags {
-  std::string backend = "sglang", base_url, host = "127.0.0.1", model, dataset_name = "random", dataset_path;
-  std::optional<int> port;
-  std::int64_t random_input_len = 1024, random_output_len = 1024, num_prompts = 1000, warmup_requests = 1;
-  double random_range_ratio = 1.0, burstiness = 1.0, temperature = 0.0, request_timeout_s = 0;
-  double stall_timeout_s = 300;
-  double max_client_lag = load::k_default_client_lag_limit;
-  std::int64_t plant_client_burn_us = 0;
-  std::int64_t plant_client_stall_ms = 0;
-  std::optional<std::int64_t> max_concurrency, sharegpt_output_len, vocab_size;
-  std::string request_rate = "inf", arrival = "poisson", tag, extra_request_body, output_file, per_request;
-  std::uint64_t seed = 1;
-  bool disable_ignore_eos = false, flush_cache = false, output_details = false, no_progress = false;
-  bool allow_failures = false;
-  std::string api_key_env = "OPENAI_API_KEY", percentile_method = "nearest-rank", metric_percentiles = "50,90,95,99";
-  std::string output_format = "sglang";
-  std::vector<std::string> goodput;
-  std::string slo;  // --slo ttft_p99_ms=…,tpot_p50_ms=… (load/slo.hpp)
-  std::optional<int> num_gpus;
-  int threads = 0;
-  load::SharedPrefixWorkload gsp;
-  load::ConversationWorkload mt;
-  double mt_think_time_s = 0;
-  load::TraceOptions trace;
-  std::optional<std::int64_t> trace_max_requests;
-  std::optional<double> trace_max_duration_s;
-  CLI::Option* range_ratio_option = nullptr;
-  CLI::Option* port_option = nullptr;
-  CLI::Option* host_option = nullptr;
-};
 
-void define_flags(CLI::App& c, BenchFlags& f) {
-  c.add_option("--backend", f.backend, "sglang (native /generate), sglang-oai, sglang-oai-chat, vllm, vllm-chat, "
-                                        "llamacpp, trtllm, openai, openai-chat, sim")->capture_default_str();
-  c.add_option("--base-url", f.base_url, "server URL, e.g. http://127.0.0.1:30000 (else --host/--port)");
-  f.host_option = c.add_option("--host", f.host, "server host")->capture_default_str();
-  f.port_option = c.add_option("--port", f.port, "server port (default: the backend's usual port)");
-  c.add_option("--model", f.model, "model name sent in requests (default: first of /v1/models)");
-  c.add_option("--dataset-name", f.dataset_name, "random, random-ids, corpus, custom, sharegpt, "
-                                                   "generated-shared-prefix, multi-turn, trace")->capture_default_str();
-  c.add_option("--dataset-path", f.dataset_path, "corpus text, custom JSONL, ShareGPT JSON or Mooncake trace file");
-  c.add_option("--random-input-len", f.random_input_len)->capture_default_str();
-  c.add_option("--random-output-len", f.random_output_len)->capture_default_str();
-  f.range_ratio_option = c.add_option("--random-range-ratio", f.random_range_ratio,
-                                      "lengths uniform in [floor(r*L), L] (sglang semantics)")->capture_default_str();
-  c.add_option("--num-prompts", f.num_prompts)->capture_default_str();
-  c.add_option("--max-concurrency", f.max_concurrency, "cap on requests in flight");
-  c.add_option("--request-rate", f.request_rate, "inf, or requests/s (open loop)")->capture_default_str();
-  c.add_option("--burstiness", f.burstiness, "gamma shape of inter-arrival times (1 = Poisson)")->capture_default_str();
-  c.add_option("--arrival", f.arrival, "poisson, gamma or constant inter-arrival times")->capture_default_str();
-  c.add_option("--seed", f.seed)->capture_default_str();
-  c.add_option("--warmup-requests", f.warmup_requests)->capture_default_str();
-  c.add_flag("--disable-ignore-eos", f.disable_ignore_eos);
-  c.add_option("--temperature", f.temperature)->capture_default_str();
-  c.add_flag("--flush-cache", f.flush_cache, "flush the server's prefix cache before the run");
-  c.add_option("--output-file", f.output_file, "append one JSON line (default: sglang's file name)");
-  c.add_flag("--output-details", f.output_details, "per-request arrays in the JSON line");
-  c.add_option("--tag", f.tag);
-  c.add_option("--extra-request-body", f.extra_request_body, "JSON object merged into every request");
-  c.add_option("--sharegpt-output-len", f.sharegpt_output_len, "output length for custom/sharegpt prompts");
-  c.add_option("--gsp-num-groups", f.gsp.num_groups)->capture_default_str();
-  c.add_option("--gsp-prompts-per-group", f.gsp.prompts_per_group)->capture_default_str();
-  c.add_option("--gsp-system-prompt-len", f.gsp.system_len)->capture_default_str();
-  c.add_option("--gsp-question-len", f.gsp.question_len)->capture_default_str();
-  c.add_option("--gsp-output-len", f.gsp.output_len)->capture_default_str();
-  c.add_option("--mt-num-conversations", f.mt.conversations, "multi-turn: conversations (each runs closed loop)")
-      ->capture_default_str();
-  c.add_option("--mt-turns", f.mt.turns, "multi-turn: turns per conversation; user tokens per turn are "
-                                         "--random-input-len, replies --random-output-len")->capture_default_str();
-  c.add_option("--mt-think-time", f.mt_think_time_s, "multi-turn: seconds between a reply and the next turn")
-      ->capture_default_str();
-  c.add_option("--trace-block-size", f.trace.block_size, "trace: tokens per hash id (Mooncake: 512)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 20))->capture_default_str();
-  c.add_option("--trace-time-scale", f.trace.time_scale, "trace: send time = timestamp x this (0.5: twice as fast)")
-      ->check(finite_range(0, 1e6))->capture_default_str();
-  c.add_option("--trace-max-requests", f.trace_max_requests, "trace: only the first N requests")
-      ->check(CLI::PositiveNumber);
-  c.add_option("--trace-max-duration", f.trace_max_duration_s, "trace: only requests with timestamp <= this many s")
-      ->check(finite_range(0, 1e9));
-  c.add_option("--api-key-env", f.api_key_env, "environment variable holding the API key")->capture_default_str();
-  c.add_option("--percentile-method", f.percentile_method, "nearest-rank or linear")->capture_default_str();
-  c.add_option("--metric-percentiles", f.metric_percentiles)->capture_default_str();
-  c.add_option("--goodput", f.goodput, "SLOs in ms: ttft:MS tpot:MS e2e:MS");
-  c.add_option("--slo", f.slo, "SLO keys, e.g. ttft_p99_ms=2000,tpot_p50_ms=30: goodput per request, met per run");
-  c.add_option("--num-gpus", f.num_gpus, "GPUs behind the server (default: tp_size x pp_size from /server_info)");
-  c.add_option("--per-request", f.per_request, "write one JSON line per request to this file");
-  c.add_option("--output-format", f.output_format, "sglang or vllm keys")->capture_default_str();
-  c.add_option("--request-timeout", f.request_timeout_s, "seconds per whole request (0: none)")->capture_default_str();
-  c.add_option("--stall-timeout", f.stall_timeout_s,
-               "seconds without a response byte before a request counts as stalled (0: none)")
-      ->capture_default_str();
-  c.add_option("--vocab-size", f.vocab_size, "vocabulary size when the server does not report it");
-  c.add_option("--max-client-lag", f.max_client_lag,
-               "client lag p99 allowed, as a fraction of the median TPOT, before the run is invalid")
-      ->capture_default_str();
-  // Hidden: makes the client slow on purpose, so tests can show the health gate fails such a run.
-  c.add_option("--plant-client-burn-us", f.plant_client_burn_us, "burn this much CPU after every socket read")
-      ->check(CLI::NonNegativeNumber)
-      ->group("");
-  c.add_option("--plant-client-stall-ms", f.plant_client_stall_ms, "each loop thread burns this much CPU every 100 ms")
-      ->check(CLI::Range(0, 100))
-      ->group("");
-  c.add_flag("--no-progress", f.no_progress);
-  c.add_option("--threads", f.threads, "event-loop threads (0: one per core)")->capture_default_str();
-  c.add_flag("--allow-failures", f.allow_failures, "exit 0 even if requests failed");
-}
 
-template <class T>
-T need(util::Result<T> r) {
-  return unwrap(std::move(r));
-}
 
-int default_port(wire::Backend b) {
-  switch (b) {
-    case wire::Backend::vllm:
-    case wire::Backend::vllm_chat:
-    case wire::Backend::trtllm:
-    case wire::Backend::openai:
-    case wire::Backend::openai_chat: return 8000;
-    case wire::Backend::llamacpp: return 8080;
-    default: return 30000;
-  }
-}
-
-std::string base_url_of(const BenchFlags& f, wire::Backend backend) {
-  if (!f.base_url.empty()) {
-    if (f.host_option->count() > 0 || f.port_option->count() > 0) {
-      throw CommandError(k_exit_bad_input, "--base-url cannot be combined with --host or --port");
-    }
-    return f.base_url;
-  }
-  return fmt::format("http://{}:{}", f.host, f.port.value_or(default_port(backend)));
-}
-
-load::MetricOptions metric_options(const BenchFlags& f) {
-  load::MetricOptions m;
-  m.method = need(stats::parse_percentile_method(f.percentile_method));
-  m.percentiles = need(load::parse_percentile_list(f.metric_percentiles));
-  m.goodput = need(load::parse_goodput(f.goodput));
-  if (!f.slo.empty()) {
-    if (!f.goodput.empty()) throw CommandError(k_exit_bad_input, "give --slo or --goodput, not both");
-    m.goodput = load::per_request_thresholds(need(load::parse_slo(f.slo)));
-  }
-  if (f.num_gpus) {
-    if (*f.num_gpus <= 0) throw CommandError(k_exit_bad_input, "--num-gpus must be positive");
-    m.gpus = *f.num_gpus;
-  }
-  return m;
-}
-
-load::Arrival arrival_of(const BenchFlags& f) {
-  if (f.arrival == "constant") return load::Arrival::constant;
-  if (f.arrival == "gamma" || f.burstiness != 1.0) return load::Arrival::gamma;
-  if (f.arrival == "poisson") return load::Arrival::poisson;
-  throw CommandError(k_exit_bad_input, fmt::format("--arrival '{}' is not poisson, gamma or constant", f.arrival));
-}
-
-load::WorkloadOptions workload_options(const BenchFlags& f) {
-  load::WorkloadOptions w;
-  w.kind = need(load::parse_dataset_kind(f.dataset_name));
-  w.path = f.dataset_path;
-  w.num_prompts = f.num_prompts;
-  w.warmup_prompts = f.warmup_requests;
-  w.input_len = f.random_input_len;
-  w.output_len = f.random_output_len;
-  w.range_ratio = f.random_range_ratio;
-  w.fixed_output_len = f.sharegpt_output_len;
-  w.shared_prefix = f.gsp;
-  w.conversation = f.mt;
-  w.conversation.user_len = f.random_input_len;
-  w.conversation.reply_len = f.random_output_len;
-  w.conversation.think = util::from_seconds(f.mt_think_time_s);
-  w.trace = f.trace;
-  w.trace.max_requests = f.trace_max_requests;
-  w.trace.max_duration_s = f.trace_max_duration_s;
-  w.seed = f.seed;
-  if (f.vocab_size) w.vocabulary = load::safe_vocabulary(*f.vocab_size);
-  return w;
-}
-
-void check_flags(const BenchFlags& f) {
-  const auto bad = [](const std::string& m) { throw CommandError(k_exit_bad_input, m); };
-  // The rules load::run applies, checked before the network is touched (--request-rate is
-  // checked where it is parsed).
-  const load::RunSettings settings{.num_prompts = f.num_prompts,
-                                   .warmup_requests = f.warmup_requests,
-                                   .max_concurrency = f.max_concurrency,
-                                   .request_rate = std::nullopt,  // checked where it is parsed
-                                   .burstiness = f.burstiness,
-                                   .threads = f.threads,
-                                   .client_lag_limit = f.max_client_lag,
-                                   .request_timeout = util::from_seconds(f.request_timeout_s),
-                                   .stall_timeout = util::from_seconds(f.stall_timeout_s)};
-  need(load::check_settings(settings, load::k_bench_flags));
-  if (f.burstiness != 1.0 && f.request_rate == "inf") bad("--burstiness needs a finite --request-rate");
-  if (f.output_format != "sglang" && f.output_format != "vllm") bad("--output-format must be sglang or vllm");
-  if (!f.extra_request_body.empty()) {
-    auto body = util::parse_json(f.extra_request_body, "--extra-request-body");
-    if (!body || !body->is_object()) bad("--extra-request-body must be a JSON object");
-  }
-}
+bool wants_progress(const BenchFlags& f) { return !f.no_progress && isatty(STDERR_FILENO); }
 
 void show_progress(const load::PhaseProgress& p) {
   fmt::print(stderr, "\r{}\x1b[K", load::progress_line(p));
   std::fflush(stderr);
 }
 
-// Every flag checked and converted before the network is touched, so bad usage exits 2 even
-// when no server is running.
-load::RunSpec run_spec(const BenchFlags& f) {
-  check_flags(f);
-  load::RunSpec s;
-  s.backend = need(wire::parse_backend(f.backend));
-  s.base_url = base_url_of(f, s.backend);
-  s.model = f.model;
-  if (const char* key = std::getenv(f.api_key_env.c_str())) s.api_key = key;
-  s.max_concurrency = f.max_concurrency;
-  s.request_rate = need(load::parse_request_rate(f.request_rate));
-  s.arrival = arrival_of(f);
-  s.burstiness = f.burstiness;
-  s.seed = f.seed;
-  s.request.ignore_eos = !f.disable_ignore_eos;
-  s.request.temperature = f.temperature;
-  s.request.seed = f.seed;
-  s.request.extra_body = f.extra_request_body;
-  s.request.timeout = util::from_seconds(f.request_timeout_s);
-  s.request.stall_timeout = util::from_seconds(f.stall_timeout_s);
-  s.threads = f.threads;
-  s.metrics = metric_options(f);
-  s.flush_cache = f.flush_cache;
-  s.client_lag_limit = f.max_client_lag;
-  s.client_burn_per_read = std::chrono::microseconds(f.plant_client_burn_us);
-  s.client_loop_stall = std::chrono::milliseconds(f.plant_client_stall_ms);
-  if (!f.no_progress && isatty(STDERR_FILENO)) s.on_progress = show_progress;
-  return s;
-}
 
 // Shared-prefix workloads: the hit rate a prefix cache should reach, and TTFT per turn.
 struct WorkloadReport {
@@ -337,7 +113,7 @@ void write_outputs(const BenchFlags& f, const load::RunResult& r, const std::str
   const auto details = f.output_details ? load::Details::per_request : load::Details::summary;
   boost::json::object line = load::format_result(format, r, labels, details);
   if (!f.slo.empty()) {
-    const load::Slo slo = need(load::parse_slo(f.slo));
+    const load::Slo slo = unwrap(load::parse_slo(f.slo));
     const load::SloVerdict v = load::check_slo(slo, r.metrics);
     boost::json::object keys;
     for (const auto& k : slo.keys) keys[k.name] = k.limit_ms;
@@ -345,8 +121,8 @@ void write_outputs(const BenchFlags& f, const load::RunResult& r, const std::str
   }
   if (w.expected_hit_rate) line["expected_cache_hit_rate"] = *w.expected_hit_rate;
   if (!w.turns.empty()) line["ttft_ms_by_turn"] = load::to_json(w.turns);
-  need(util::append_durable(path, util::to_json_text(line) + "\n"));
-  if (!f.per_request.empty()) need(load::write_request_log(f.per_request, r));
+  unwrap(util::append_durable(path, util::to_json_text(line) + "\n"));
+  if (!f.per_request.empty()) unwrap(load::write_request_log(f.per_request, r));
 }
 
 void note_range_ratio(const BenchFlags& f) {
@@ -360,17 +136,18 @@ void note_range_ratio(const BenchFlags& f) {
 
 int run_bench(const BenchFlags& f) {
   load::RunSpec spec = run_spec(f);
+  if (wants_progress(f)) spec.on_progress = show_progress;
   const std::string out_path = output_path(f, spec);
-  need(check_writable(out_path, "--output-file"));
-  need(check_writable(f.per_request, "--per-request"));
+  unwrap(check_writable(out_path, "--output-file"));
+  unwrap(check_writable(f.per_request, "--per-request"));
   util::raise_open_file_limit();
   const load::WorkloadOptions workload = workload_options(f);
-  auto control = need(load::EngineControl::create(spec.backend, spec.base_url, spec.api_key));
-  need(control->check_health());
-  if (spec.model.empty()) spec.model = need(control->first_model());
+  auto control = unwrap(load::EngineControl::create(spec.backend, spec.base_url, spec.api_key));
+  unwrap(control->check_health());
+  if (spec.model.empty()) spec.model = unwrap(control->first_model());
   control->set_model(spec.model);
   note_range_ratio(f);
-  load::Workload prompts = need(load::make_workload(workload, *control));
+  load::Workload prompts = unwrap(load::make_workload(workload, *control));
   WorkloadReport report{prompts.expected_hit_rate, {}};
   const std::vector<std::int32_t> turns = load::turns_of(prompts.prompts);
   spec.prompts = std::move(prompts.prompts);
@@ -379,7 +156,7 @@ int run_bench(const BenchFlags& f) {
   if (!spec.metrics.gpus) spec.metrics.gpus = load::gpus_from_server_info(control->server_info());
   spec.interrupt = &g_interrupted;
   catch_stop_signals();  // from here on a Ctrl-C keeps what was measured
-  const load::RunResult result = need(load::run(spec, *control));
+  const load::RunResult result = unwrap(load::run(spec, *control));
   if (spec.on_progress) fmt::print(stderr, "\n");
   fmt::print("{}", load::summary_table(result));
   if (workload.kind == load::DatasetKind::multi_turn) {
@@ -387,7 +164,7 @@ int run_bench(const BenchFlags& f) {
   }
   print_workload_report(report, result);
   if (!f.slo.empty()) {
-    const load::SloVerdict v = load::check_slo(need(load::parse_slo(f.slo)), result.metrics);
+    const load::SloVerdict v = load::check_slo(unwrap(load::parse_slo(f.slo)), result.metrics);
     const auto& g = result.metrics.goodput;
     fmt::print("SLO {}: {}; goodput {:.3f} req/s ({} of {} requests good)\n", v.met ? "met" : "missed", v.summary,
                g ? g->request_goodput : 0.0, g ? g->good_requests : 0, result.metrics.completed);
@@ -434,7 +211,7 @@ std::map<std::string, std::string> sweep_settings(const CLI::App& sweep) {
 void add_bench(CLI::App& app, CommandFn& selected) {
   auto flags = std::make_shared<BenchFlags>();
   auto* cmd = app.add_subcommand("bench", "one benchmark run against a server (a drop-in for sglang.bench_serving)");
-  define_flags(*cmd, *flags);
+  define_bench_flags(*cmd, *flags);
   cmd->callback([&selected, flags] { selected = [flags] { return run_bench(*flags); }; });
 
   // `sweep`: bench's flags plus the search (cli/sweep.hpp).
@@ -446,7 +223,7 @@ void add_bench(CLI::App& app, CommandFn& selected) {
   };
   auto sweep = std::make_shared<SweepFlags>();
   auto* s = app.add_subcommand("sweep", "the highest load that meets an SLO (--slo, --search rate|concurrency)");
-  define_flags(*s, sweep->bench);
+  define_bench_flags(*s, sweep->bench);
   s->add_option("--search", sweep->search, "concurrency or rate")->capture_default_str();
   s->add_option("--low", sweep->low, "lowest load tried first")->capture_default_str();
   s->add_option("--high", sweep->high, "highest load tried")->capture_default_str();
@@ -462,17 +239,19 @@ void add_bench(CLI::App& app, CommandFn& selected) {
       SweepOptions o;
       o.settings = settings;
       if (sweep->bench.slo.empty()) throw CommandError(k_exit_bad_input, "sweep needs --slo, e.g. --slo ttft_p99_ms=2000");
-      o.slo = need(load::parse_slo(sweep->bench.slo));
+      o.slo = unwrap(load::parse_slo(sweep->bench.slo));
       if (sweep->search != "concurrency" && sweep->search != "rate") {
         throw CommandError(k_exit_bad_input, "--search must be concurrency or rate");
       }
       o.search = {sweep->search == "rate" ? load::SearchKind::rate : load::SearchKind::concurrency, sweep->low,
                   sweep->high, sweep->max_runs, sweep->rate_tolerance};
-      need(load::check_search(o.search));
+      unwrap(load::check_search(o.search));
       o.out = sweep->out;
       o.arm = sweep->arm;
       o.scenario = sweep->scenario;
-      return run_sweep(run_spec(sweep->bench), workload_options(sweep->bench), o);
+      load::RunSpec spec = run_spec(sweep->bench);
+      if (wants_progress(sweep->bench)) spec.on_progress = show_progress;
+      return run_sweep(std::move(spec), workload_options(sweep->bench), o);
     };
   });
 }
