@@ -136,15 +136,6 @@ bool should_retry(const results::PointRecord& r, const PointWindow& w, const Sce
   return r.status != PointStatus::failed && w.hit_rate() && hit_rate_verified(s, proto, expected, w.hit_rate()) == false;
 }
 
-// What a shared-prefix kind adds to the record: the expected hit rate, TTFT per turn.
-json::object workload_extra(const ScenarioSpec& s, std::optional<double> expected, const load::RunResult& result,
-                            const std::vector<std::int32_t>& turns, stats::PercentileMethod method) {
-  json::object o{{"kind", to_string(s.kind)}, {"expected_hit_rate", expected.value_or(0)}};
-  if (s.kind == ScenarioKind::controlled_hit_rate) o["target_hit_rate"] = s.hit_rate;
-  if (s.kind == ScenarioKind::multi_turn) o["ttft_ms_by_turn"] = load::to_json(load::ttft_by_turn(result.records, turns, method));
-  return o;
-}
-
 }  // namespace
 
 util::Result<PointOutcome> run_point(const ArmContext& a, const PlannedPoint& p, const PointCap& cap, StopSignal& stop) {
@@ -189,7 +180,7 @@ util::Result<PointOutcome> run_point(const ArmContext& a, const PlannedPoint& p,
     r.extra["protocol"] = protocol_extra(out, a, result->accept_length_source);
     if (s.kind != ScenarioKind::fixed) {
       r.prompts.source = std::string(to_string(s.kind));
-      r.extra["workload"] = workload_extra(s, expected, *result, turns, proto.percentile);
+      r.extra["workload"] = workload_extra(s, expected, result->records, turns, proto.percentile);
     }
     out.record = std::move(r);
     return out;

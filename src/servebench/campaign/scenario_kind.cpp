@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include <boost/json.hpp>
 #include <fmt/format.h>
 
 #include "servebench/campaign/controlled_hit_rate.hpp"
@@ -221,6 +222,15 @@ std::optional<bool> hit_rate_verified(const ScenarioSpec& s, const ProtocolSpec&
   }
   if (!p.max_cache_hit_rate) return std::nullopt;
   return measured && *measured <= *p.max_cache_hit_rate;
+}
+
+boost::json::object workload_extra(const ScenarioSpec& s, std::optional<double> expected,
+                                   std::span<const load::RequestRecord> records, std::span<const std::int32_t> turns,
+                                   stats::PercentileMethod method) {
+  boost::json::object o{{"kind", to_string(s.kind)}, {"expected_hit_rate", expected.value_or(0)}};
+  if (s.kind == ScenarioKind::controlled_hit_rate) o["target_hit_rate"] = s.hit_rate;
+  if (s.kind == ScenarioKind::multi_turn) o["ttft_ms_by_turn"] = load::to_json(load::ttft_by_turn(records, turns, method));
+  return o;
 }
 
 std::string hit_rate_problem(const ProtocolSpec& p, std::optional<double> expected, double measured, int attempts) {

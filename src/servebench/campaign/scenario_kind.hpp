@@ -6,13 +6,17 @@
 // point, and verifies that the server's hit rate is the workload's expected rate ± 0.02.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
+#include <boost/json/object.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include "servebench/campaign/prompt_source.hpp"
 #include "servebench/campaign/spec.hpp"
+#include "servebench/load/request_record.hpp"
+#include "servebench/stats/summary.hpp"
 #include "servebench/util/yaml_fields.hpp"
 
 namespace servebench::campaign {
@@ -48,6 +52,11 @@ void check_scenario_kind(util::YamlFields& f, const ScenarioSpec& s, const Proto
 // when nothing is verified.
 std::optional<bool> hit_rate_verified(const ScenarioSpec& s, const ProtocolSpec& p, std::optional<double> expected,
                                       std::optional<double> measured);
+// What a shared-prefix kind adds to the ledger record (`workload`): the kind, the expected hit rate,
+// the target (controlled-hit-rate), TTFT per turn (multi-turn; turns[i] is record i's turn).
+boost::json::object workload_extra(const ScenarioSpec& s, std::optional<double> expected,
+                                   std::span<const load::RequestRecord> records, std::span<const std::int32_t> turns,
+                                   stats::PercentileMethod method);
 // The invalid point's reason: the measured rate against the expected one (or the maximum).
 std::string hit_rate_problem(const ProtocolSpec& p, std::optional<double> expected, double measured, int attempts);
 

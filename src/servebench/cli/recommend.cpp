@@ -8,6 +8,7 @@
 
 #include "servebench/cli/command.hpp"
 #include "servebench/plan/recommend.hpp"
+#include "servebench/results/error_budget.hpp"
 #include "servebench/util/file_io.hpp"
 #include "servebench/util/strings.hpp"
 
@@ -15,7 +16,7 @@ namespace servebench::cli {
 namespace {
 
 struct RecommendArgs {
-  std::string model, hw, slo, levels, out;
+  std::string model, hw, slo, levels, out, error_budget;
   int gpus = 1, top = 5;
   std::vector<std::string> workloads;
 };
@@ -39,6 +40,7 @@ int run_recommend(const RecommendArgs& a) {
     }
   }
   spec.progress = stderr;
+  if (!a.error_budget.empty()) spec.error_budget = unwrap(results::read_error_budget(a.error_budget));
   const auto r = unwrap(plan::recommend(spec));
   fmt::print("{}", plan::recommendation_text(spec, r));
   if (!a.out.empty()) {
@@ -68,6 +70,8 @@ void add_recommend(CLI::App& app, CommandFn& selected) {
   cmd->add_option("--levels", a->levels, "concurrency levels to search, ascending (default 1,8,32,64,128,256)");
   cmd->add_option("--top", a->top, "commands written to the catalog and campaign")->capture_default_str()->check(CLI::Range(1, 50));
   cmd->add_option("--out", a->out, "directory for recommend-catalog.yaml and recommend-campaign.yaml");
+  cmd->add_option("--error-budget", a->error_budget,
+                  "validation record (sim validate --record) of the cards; default: the one shipped for the pair");
   cmd->footer("Exit: 0 a deployment meets the SLO, 1 none does (the closest are listed), 2 bad input. docs/plan.md.");
   cmd->callback([&selected, a] { selected = [a] { return run_recommend(*a); }; });
 }

@@ -1,4 +1,4 @@
-// `servebench sim validate POINTS [--sim-overrides YAML] [--loco] [--json]` and
+// `servebench sim validate POINTS [--sim-overrides YAML] [--loco] [--json] [--record FILE]` and
 // `servebench sim calibrate POINTS -o OVERRIDES.yaml [--only-concurrency C] [--fit k1,k2,...]`
 // (docs/sim.md "sim validate and sim calibrate"). POINTS is a benchmark-row JSONL
 // (data/calibration/*.jsonl layout) or a campaign run directory (its ledger's points, each arm's
@@ -16,19 +16,23 @@
 
 #include "servebench/cli/command.hpp"
 #include "servebench/cli/serve_sim_parser.hpp"
+#include "servebench/cli/version.hpp"
+#include "servebench/plan/error_budget_lookup.hpp"
+#include "servebench/results/error_budget.hpp"
 #include "servebench/results/ledger.hpp"
 #include "servebench/results/run_layout.hpp"
 #include "servebench/results/server_facts_file.hpp"
 #include "servebench/sim/calibration.hpp"
 #include "servebench/sim/validation.hpp"
 #include "servebench/util/file_io.hpp"
+#include "servebench/util/clock.hpp"
 #include "servebench/util/strings.hpp"
 
 namespace servebench::cli {
 namespace {
 
 struct SimArgs {
-  std::string points, overrides, output, fit, hw, model;
+  std::string points, overrides, output, fit, hw, model, record;
   bool json = false, loco = false;
   std::vector<int> only_concurrency;
 };
@@ -143,6 +147,19 @@ std::vector<sim::MeasuredPoint> keep(const std::vector<sim::MeasuredPoint>& poin
   return out;
 }
 
+// The validation summary plan and recommend label their predictions with (docs/sim.md "The validation record").
+void write_record(const sim::Validation& v, const SimArgs& a) {
+  plan::RecordContext context;
+  context.measured_file = a.points;
+  context.overrides = unwrap(plan::file_hash(a.overrides));
+  context.servebench_version = fmt::format("{} ({})", version(), git_hash());
+  context.date = util::format_utc(util::system_wall_clock().now());
+  const auto record = unwrap(plan::validation_record(v, context));
+  unwrap(util::write_file_atomic(a.record, results::error_budget_text(record)));
+  std::fprintf(stderr, "wrote the validation record of %s on %s (%d points) to %s\n", record.model.c_str(),
+               record.hardware.c_str(), record.points, a.record.c_str());
+}
+
 int run_validate(const SimArgs& a) {
   const auto points = unwrap(read_points(a));
   const auto o = load_overrides(a.overrides);
@@ -172,6 +189,7 @@ int run_validate(const SimArgs& a) {
     loco.metrics = sim::summarize(loco.points);
     folds.push_back(std::move(loco));
   }
+  if (!a.record.empty()) write_record(folds.front(), a);
   if (a.json) {
     boost::json::array arr;
     for (const auto& v : folds) arr.push_back(sim::to_json(v));
@@ -221,6 +239,9 @@ void add_sim(CLI::App& app, CommandFn& selected) {
   v->add_option("--sim-overrides", va->overrides, "card-override YAML (from sim calibrate)");
   v->add_flag("--loco", va->loco, "add a leave-one-concurrency-out fold (calibrates once per concurrency)");
   v->add_flag("--json", va->json, "JSON instead of Markdown tables");
+  v->add_option("--record", va->record,
+                "also write the validation record (servebench.validation/1) that plan and recommend label "
+                "predictions with");
   v->callback([&selected, va] { selected = [va] { return run_validate(*va); }; });
   auto ca = std::make_shared<SimArgs>();
   auto* c = cmd->add_subcommand("calibrate", "fit efficiency parameters to measured points; write an override YAML");

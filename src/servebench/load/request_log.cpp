@@ -53,6 +53,11 @@ json::object request_json(const RequestRecord& r) {
   o["chunks"] = r.chunks;
   o["token_chunks"] = r.token_chunks;
   o["finish_reason"] = r.finish_reason;
+  if (r.replica >= 0) {
+    o["replica"] = r.replica;
+    o["route"] = r.route;
+    o["route_matched_tokens"] = r.route_matched_tokens;
+  }
   return o;
 }
 

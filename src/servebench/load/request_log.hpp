@@ -8,6 +8,7 @@
 //    "ttft_ms":50.0,"e2e_ms":1200.0,"tpot_ms":4.5,"queue_ms":0.0,"send_lag_ms":0.01,"read_lag_max_ms":0.002,
 //    "input_tokens_planned":1024,"prompt_tokens":1024,"output_tokens_requested":256,"output_tokens":256,
 //    "cached_tokens":0,"spec_verify_ct":null,"chunks":258,"token_chunks":256,"finish_reason":"length"}
+// A fleet behind a router (`plan --replicas`) adds "replica":2,"route":"prefix","route_matched_tokens":2048.
 #include <filesystem>
 #include <string>
 

@@ -48,6 +48,13 @@ struct RequestRecord {
   std::string error_message;
   std::string finish_reason;
 
+  // A fleet behind a router (`plan --replicas`): the replica that served the request, the router's
+  // reason (static text: "prefix", "least-outstanding", "round-robin", "balance") and the prompt
+  // prefix, in tokens, the router had sent that replica before. replica < 0: no router.
+  std::int32_t replica = -1;
+  std::string_view route;
+  std::int64_t route_matched_tokens = 0;
+
   bool ok() const { return error == RequestError::none; }
   // Server count when known, else the tokens the chunks carried.
   std::int64_t output_tokens() const { return output_tokens_served.value_or(chunk_tokens); }

@@ -42,4 +42,15 @@ util::Result<std::vector<std::string>> serve_sim_args(const campaign::ArmSpec& a
   return std::vector<std::string>(words->begin() + static_cast<std::ptrdiff_t>(i + 2), words->end());
 }
 
+std::string overrides_in(const std::vector<std::string>& args) {
+  constexpr std::string_view k_flag = "--sim-overrides";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == k_flag && i + 1 < args.size()) return args[i + 1];
+    if (args[i].starts_with(k_flag) && args[i].size() > k_flag.size() && args[i][k_flag.size()] == '=') {
+      return args[i].substr(k_flag.size() + 1);
+    }
+  }
+  return "";
+}
+
 }  // namespace servebench::plan

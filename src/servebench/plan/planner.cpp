@@ -9,14 +9,13 @@
 #include "servebench/campaign/run_directory.hpp"
 #include "servebench/campaign/server_facts.hpp"
 #include "servebench/engines/adapter.hpp"
+#include "servebench/plan/error_budget_lookup.hpp"
 #include "servebench/plan/point_result.hpp"
 #include "servebench/plan/sim_exchange.hpp"
 #include "servebench/results/ledger.hpp"
 #include "servebench/load/engine_control.hpp"
 #include "servebench/results/server_facts_file.hpp"
-#include "servebench/util/embedded_data.hpp"
 #include "servebench/util/exit_code.hpp"
-#include "servebench/util/sha256.hpp"
 #include "servebench/util/json_text.hpp"
 
 namespace servebench::plan {
@@ -47,40 +46,68 @@ class VirtualControl final : public load::ServerControl {
   http::Exchange& m_ex;
 };
 
-// The card files a deployment was built from, with their hashes: the provenance of every prediction.
-json::object provenance(const sim::Deployment& d) {
+// The card files a deployment was built from, with their hashes, the override file applied and the
+// error budget that labels it: the provenance of every prediction.
+json::object provenance(const sim::Deployment& d, const std::optional<results::FileHash>& overrides,
+                        const results::BudgetVerdict& budget) {
   json::object o{{"by", "servebench plan"}, {"time", "virtual"}};
-  const std::pair<const char*, std::string> cards[] = {{"model_card", "models/" + d.config.model + ".yaml"},
-                                                       {"hardware_card", "hardware.yaml"}};
-  for (const auto& [key, path] : cards) {
-    auto text = util::read_data_file(path);
-    o[key] = json::object{{"file", path}, {"sha256", text ? util::sha256_hex(*text) : std::string()}};
-  }
+  const auto cards = card_hashes(d.config.model);
+  o["model_card"] = json::object{{"file", cards[0].file}, {"sha256", cards[0].sha256}};
+  o["hardware_card"] = json::object{{"file", cards[1].file}, {"sha256", cards[1].sha256}};
   o["hardware"] = d.config.hardware;
   o["model"] = d.config.model;
-  o["overrides"] = nullptr;     // no card-override file was applied
-  o["error_budget"] = nullptr;  // no `sim validate` result is known for these cards
+  o["overrides"] = overrides ? json::value(json::object{{"file", overrides->file}, {"sha256", overrides->sha256}})
+                             : json::value(nullptr);
+  o["error_budget"] = results::to_json(budget);
   return o;
+}
+
+// What labels an arm's predictions: its cards and override file against the budget found for them.
+util::Result<std::pair<std::optional<results::FileHash>, results::BudgetVerdict>> labels(
+    const sim::Deployment& d, const std::string& overrides_file, const PlanOptions& o) {
+  auto overrides = file_hash(overrides_file);
+  if (!overrides) return std::unexpected(overrides.error());
+  auto budget = find_budget(o.error_budget, d.config.model, d.config.hardware);
+  if (!budget) return std::unexpected(budget.error());
+  return std::pair{*overrides, results::judge_budget(*budget, d.config.model, d.config.hardware,
+                                                     card_hashes(d.config.model), *overrides)};
 }
 
 struct ArmState {
   const campaign::ArmSpec* arm = nullptr;
-  std::unique_ptr<sim::Engine> engine;
+  std::vector<std::unique_ptr<sim::Engine>> replicas;  // the arm's deployment, once per replica
+  std::vector<sim::Engine*> engines;
   std::unique_ptr<SimExchange> exchange;
   std::unique_ptr<engines::EngineAdapter> adapter;
   campaign::ArmLimits limits;
   json::object provenance;
   results::ServerRef server_ref;
+  std::string budget_line;
 };
 
-util::Result<ArmState> open_arm(const campaign::ArmSpec& arm, SimLaunch launch, const PlanOptions& o,
-                                const results::RunLayout& layout) {
+// An arm the simulator represents: the deployment serve-sim would serve and the override file it applies.
+struct ArmLaunch {
+  const campaign::ArmSpec* arm = nullptr;
+  SimLaunch launch;
+  std::string overrides_file;  // "" for none
+};
+
+util::Result<ArmState> open_arm(const campaign::ArmSpec& arm, SimLaunch launch, const std::string& overrides_file,
+                                const PlanOptions& o, const results::RunLayout& layout) {
   ArmState s;
   s.arm = &arm;
-  s.provenance = provenance(launch.deployment);
+  auto label = labels(launch.deployment, overrides_file, o);
+  if (!label) return std::unexpected(label.error());
+  s.budget_line = results::budget_line(label->second);
+  s.provenance = provenance(launch.deployment, label->first, label->second);
+  if (o.replicas > 1) {
+    s.provenance["fleet"] = json::object{{"replicas", o.replicas}, {"router", to_string(o.router)}};
+  }
   launch.front.time_scale = 1;  // virtual time is the simulated deployment's own time
-  s.engine = std::make_unique<sim::Engine>(std::move(launch.deployment));
-  s.exchange = std::make_unique<SimExchange>(*s.engine, std::move(launch.front));
+  for (int r = 1; r < o.replicas; ++r) s.replicas.push_back(std::make_unique<sim::Engine>(launch.deployment));
+  s.replicas.insert(s.replicas.begin(), std::make_unique<sim::Engine>(std::move(launch.deployment)));
+  for (const auto& e : s.replicas) s.engines.push_back(e.get());
+  s.exchange = std::make_unique<SimExchange>(*s.engines[0], std::move(launch.front));
   s.adapter = engines::make_adapter(engines::Engine::sim);
   results::ServerFactsFile f;
   f.arm = arm.name;
@@ -94,7 +121,9 @@ util::Result<ArmState> open_arm(const campaign::ArmSpec& arm, SimLaunch launch, 
   if (arm.recipe) f.recipe = results::RecipeOrigin{arm.recipe->catalog, arm.recipe->select};
   auto facts = s.adapter->facts(*s.exchange);
   if (!facts) return std::unexpected(facts.error());
-  s.limits = {facts->context_length, facts->kv_pool_tokens, facts->max_running_requests};
+  // A fleet holds the requests and the KV of every replica (each request still needs its context on one).
+  const auto times = [&](std::optional<std::int64_t> v) { return v ? std::optional(*v * o.replicas) : v; };
+  s.limits = {facts->context_length, times(facts->kv_pool_tokens), times(facts->max_running_requests)};
   auto raw = util::parse_json(facts->raw_json.empty() ? "{}" : facts->raw_json, "server facts");
   json::object raw_object = raw && raw->is_object() ? raw->get_object() : json::object{};
   raw_object["plan"] = s.provenance;
@@ -127,33 +156,43 @@ util::Result<PlanSummary> run_plan(const campaign::CampaignSpec& spec, const Pla
   }
   SB_CHECK(o.parse_launch);
   PlanSummary summary;
-  std::vector<std::pair<const campaign::ArmSpec*, SimLaunch>> arms;
+  std::vector<ArmLaunch> arms;
   for (const auto& arm : spec.arms) {
     auto args = serve_sim_args(arm);
+    std::string overrides = args ? overrides_in(*args) : std::string();
+    if (args && overrides.empty() && !o.sim_overrides.empty()) {
+      args->insert(args->end(), {"--sim-overrides", o.sim_overrides});
+      overrides = o.sim_overrides;
+    }
     auto launch = args ? o.parse_launch(*args) : util::Result<SimLaunch>(std::unexpected(args.error()));
     if (!launch) {
       summary.unsupported.emplace_back(arm.name, launch.error().message);
       continue;
     }
-    arms.emplace_back(&arm, std::move(*launch));
+    arms.push_back({&arm, std::move(*launch), overrides});
   }
   for (const auto& [arm, reason] : summary.unsupported) say(o, fmt::format("arm {}: not simulated: {}", arm, reason));
   if (arms.empty()) return util::fail(ErrorKind::bad_input, "plan: no arm of the campaign can be simulated");
   auto dir = campaign::RunDirectory::claim(o.out, spec);
   if (!dir) return std::unexpected(dir.error());
   const auto points = campaign::expand(spec, o.only);
-  for (auto& [arm, launch] : arms) {
-    auto state = open_arm(*arm, std::move(launch), o, dir->layout());
+  for (auto& [arm, launch, overrides] : arms) {
+    auto state = open_arm(*arm, std::move(launch), overrides, o, dir->layout());
     if (!state) return std::unexpected(state.error());
     VirtualControl control(*state->adapter, *state->exchange);
     auto prompts = campaign::PromptSource::open(spec.protocol, dir->ledger(), control);
     if (!prompts) return std::unexpected(prompts.error());
-    say(o, fmt::format("arm {}: simulating {} on {} (virtual time)", arm->name, state->engine->deployment().model.name,
-                       state->engine->deployment().hardware.name));
+    const auto& d = state->engines[0]->deployment();
+    say(o, o.replicas > 1 ? fmt::format("arm {}: simulating {} replicas of {} on {} behind a {} router (virtual time)",
+                                        arm->name, o.replicas, d.model.name, d.hardware.name, to_string(o.router))
+                          : fmt::format("arm {}: simulating {} on {} (virtual time)", arm->name, d.model.name,
+                                        d.hardware.name));
+    say(o, fmt::format("arm {}: predicted; {}", arm->name, state->budget_line));
+    summary.budgets.emplace_back(arm->name, state->budget_line);
     for (const auto& p : points) {
       if (spec.arms[p.arm].name != arm->name) continue;
-      const PointEnv env{&spec, arm, state->engine.get(), &*prompts, &control, state->server_ref, state->provenance,
-                         o.tool, o.wall, dir->path()};
+      const PointEnv env{&spec, arm, state->engines, o.router, &*prompts, &control, state->server_ref,
+                         state->provenance, o.tool, o.wall, dir->path()};
       auto record = run_virtual_point(env, p, state->limits);
       if (!record) return std::unexpected(record.error());
       if (auto ok = results::append_point(dir->ledger(), record->record); !ok) return std::unexpected(ok.error());

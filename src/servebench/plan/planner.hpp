@@ -16,6 +16,8 @@
 
 #include "servebench/campaign/matrix.hpp"
 #include "servebench/campaign/spec.hpp"
+#include "servebench/plan/router.hpp"
+#include "servebench/results/error_budget.hpp"
 #include "servebench/results/point.hpp"
 #include "servebench/sim/deployment.hpp"
 #include "servebench/sim/server_info.hpp"
@@ -33,9 +35,17 @@ using LaunchParser = std::function<util::Result<SimLaunch>(const std::vector<std
 // The serve-sim arguments of an arm, or why the simulator cannot represent it (engine, attach,
 // shell syntax, another program). {port} becomes 0.
 util::Result<std::vector<std::string>> serve_sim_args(const campaign::ArmSpec& arm);
+// The card-override file the arguments name (`--sim-overrides FILE` or `--sim-overrides=FILE`), or "".
+std::string overrides_in(const std::vector<std::string>& args);
 
 struct PlanOptions {
   std::filesystem::path out;
+  int replicas = 1;  // > 1: each arm is a fleet of identical engines behind `router` (docs/plan.md)
+  // A card-override file for every arm whose launch names none (`--sim-overrides` in the launch wins).
+  std::string sim_overrides;
+  // The validation record that labels the predictions (else the one shipped for each arm's cards).
+  std::optional<results::ErrorBudget> error_budget;
+  RouterKind router = RouterKind::round_robin;
   campaign::PointFilter only;
   results::ToolInfo tool;
   std::FILE* console = stdout;  // nullptr: quiet
@@ -45,6 +55,7 @@ struct PlanOptions {
 
 struct PlanSummary {
   int points = 0, ok = 0, skipped = 0, not_ok = 0;
+  std::vector<std::pair<std::string, std::string>> budgets;  // arm, its budget line (results::budget_line)
   std::vector<std::pair<std::string, std::string>> unsupported;  // arm, reason
   std::int64_t simulated_requests = 0, engine_steps = 0;
 };

@@ -8,9 +8,11 @@
 #include <fmt/format.h>
 
 #include "servebench/load/metrics.hpp"
+#include "servebench/plan/error_budget_lookup.hpp"
 #include "servebench/plan/recommend_catalog.hpp"
 #include "servebench/plan/virtual_load.hpp"
 #include "servebench/sim/deployment.hpp"
+#include "servebench/sim/hardware_card.hpp"
 #include "servebench/stats/summary.hpp"
 #include "servebench/sim/model_card.hpp"
 #include "servebench/util/strings.hpp"
@@ -42,6 +44,19 @@ double worst_ratio(const Slo& slo, const LevelResult& l) {
   return worst;
 }
 
+// Keeps each request's record and drops its chunks: the SLO keys and throughput come from the
+// records alone (TTFT, TPOT, E2E, tokens over the span), so the search never holds or sorts a
+// million per-token intervals it does not report.
+class RecordsOnly final : public RequestSink {
+ public:
+  explicit RecordsOnly(std::size_t n) : m_records(n) {}
+  void on_request(const load::RequestRecord& r, std::span<const load::ChunkMark>) override { m_records[r.index] = r; }
+  std::span<const load::RequestRecord> records() const { return m_records; }
+
+ private:
+  std::vector<load::RequestRecord> m_records;
+};
+
 class Searcher {
  public:
   Searcher(const RecommendSpec& spec, Recommendation& r) : m_spec(spec), m_r(r) {}
@@ -52,7 +67,8 @@ class Searcher {
     load.count = static_cast<std::size_t>(std::max<std::int64_t>(8, 2 * c));
     load.generate = [&](std::size_t i, load::Prompt& p) { make_prompt(i, w.isl, w.osl, p); };
     load.max_concurrency = c;
-    auto phase = run_virtual(engine, load);
+    RecordsOnly sink(load.count);
+    auto phase = run_virtual(engine, load, &sink);
     m_r.simulations += 1;
     LevelResult l;
     l.concurrency = c;
@@ -60,7 +76,7 @@ class Searcher {
     m_r.simulated_requests += phase->requests;
     load::MetricOptions o;
     o.gpus = d.gpus();
-    const auto m = load::compute_metrics(phase->records, phase->chunks, o);
+    const auto m = load::compute_metrics(sink.records(), {}, o);
     const auto pct = [](const stats::Summary& s, double p) { return s.at(p); };
     l.ttft_p50 = m.ttft_ms.median;
     l.ttft_p99 = pct(m.ttft_ms, 99);
@@ -120,7 +136,9 @@ std::string memory_rule(const std::string& message) {
   for (const char* word : {"weights need", "KV pool", "fit", "memory"}) {
     if (message.find(word) != std::string::npos) return "memory";
   }
-  return "deployment: " + message.substr(0, message.find_first_of("0123456789'"));
+  std::string rule = message.substr(0, message.find_first_of("0123456789'"));
+  while (!rule.empty() && (rule.back() == ' ' || rule.back() == '>' || rule.back() == '=')) rule.pop_back();
+  return "deployment: " + rule;
 }
 
 void rank(Recommendation& r) {
@@ -222,15 +240,18 @@ util::Result<Recommendation> recommend(const RecommendSpec& spec) {
   auto card = sim::load_model_card(spec.model);
   if (!card) return std::unexpected(card.error());
   Recommendation r;
+  auto budget = find_budget(spec.error_budget, spec.model, spec.hardware);
+  if (!budget) return std::unexpected(budget.error());
+  r.budget_line = results::budget_line(
+      results::judge_budget(*budget, spec.model, spec.hardware, card_hashes(spec.model), std::nullopt));
   r.candidates = enumerate_candidates(spec, *card);
   std::vector<std::size_t> fit;
   std::vector<sim::Deployment> deployments;
+  auto hardware = sim::load_hardware_card(spec.hardware);
+  if (!hardware) return std::unexpected(hardware.error());
   for (std::size_t i = 0; i < r.candidates.size(); ++i) {
-    auto d = sim::make_deployment(r.candidates[i].config);
+    auto d = sim::make_deployment(r.candidates[i].config, *card, *hardware);  // the cards are read once
     if (!d) {
-      if (d.error().message.find("hardware") != std::string::npos && d.error().message.find("card") != std::string::npos) {
-        return std::unexpected(d.error());
-      }
       count(r.pruned, memory_rule(d.error().message));
       continue;
     }

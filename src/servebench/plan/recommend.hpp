@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "servebench/results/error_budget.hpp"
 #include "servebench/sim/sim_config.hpp"
 #include "servebench/util/result.hpp"
 
@@ -38,6 +39,7 @@ struct RecommendSpec {
   int bisect_steps = 3;   // between the last level that meets the SLO and the first that does not
   int top = 5;            // commands in the catalog fragment and the verifying campaign
   std::FILE* progress = nullptr;
+  std::optional<results::ErrorBudget> error_budget;  // else the one shipped for the model and hardware
 };
 
 // One deployment: the serve-sim configuration and the SGLang flags that launch it.
@@ -81,6 +83,7 @@ struct Recommendation {
   std::vector<Evaluation> evaluations;     // the candidates that survived pruning, ranked (meeting ones first)
   std::vector<ParetoPoint> pareto;         // the front of tok/s/GPU vs tok/s/user over every level simulated
   std::int64_t simulations = 0, simulated_requests = 0;
+  std::string budget_line;  // the error budget of the cards (results::budget_line)
 };
 
 // Enumerates, prunes, searches and ranks. Fails (bad_input) for an unknown model or hardware card,

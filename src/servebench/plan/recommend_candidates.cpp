@@ -20,12 +20,18 @@ std::vector<Candidate> enumerate_candidates(const RecommendSpec& spec, const sim
   const std::string algorithm = !card.draft ? "" : card.draft->kind == sim::DraftKind::mtp ? "NEXTN"
                                                : card.draft->kind == sim::DraftKind::eagle3 ? "EAGLE3"
                                                                                              : "EAGLE";
+  // DP attention (attention data-parallel over the TP ranks, SGLang's --enable-dp-attention) is how
+  // MLA and MoE models are served at scale; for them DP = TP is tried as well (the cookbook's form).
+  const bool dp_attention = moe || card.attention.kind == sim::AttentionKind::mla;
   for (int tp = 1; tp <= spec.gpus; ++tp) {
     if (spec.gpus % tp != 0) continue;
     const int pp = spec.gpus / tp;
     std::vector<int> eps{1};
     if (moe && tp > 1) eps.push_back(tp);
+    std::vector<int> dps{1};
+    if (dp_attention && tp > 1) dps.push_back(tp);
     for (int ep : eps)
+      for (int dp : dps)
       for (int mrr : mrrs)
         for (int chunk : chunks)
           for (int graph : graphs)
@@ -38,6 +44,8 @@ std::vector<Candidate> enumerate_candidates(const RecommendSpec& spec, const sim
                 k.tp_size = tp;
                 k.pp_size = pp;
                 k.ep_size = ep;
+                k.dp_size = dp;
+                k.enable_dp_attention = dp > 1;
                 k.max_running_requests = mrr;
                 k.chunked_prefill_size = chunk;
                 k.cuda_graph_max_bs = graph;
@@ -45,6 +53,7 @@ std::vector<Candidate> enumerate_candidates(const RecommendSpec& spec, const sim
                 c.flags = {fmt::format("--tp-size {}", tp)};
                 if (pp > 1) c.flags.push_back(fmt::format("--pp-size {}", pp));
                 if (ep > 1) c.flags.push_back(fmt::format("--ep-size {}", ep));
+                if (dp > 1) c.flags.insert(c.flags.end(), {fmt::format("--dp-size {}", dp), "--enable-dp-attention"});
                 c.flags.push_back(fmt::format("--max-running-requests {}", mrr));
                 c.flags.push_back(fmt::format("--chunked-prefill-size {}", chunk));
                 c.flags.push_back(fmt::format("--cuda-graph-max-bs {}", graph));

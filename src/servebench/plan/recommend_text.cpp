@@ -37,8 +37,8 @@ std::size_t top_count(const RecommendSpec& spec, const Recommendation& r) {
 std::string recommendation_text(const RecommendSpec& spec, const Recommendation& r) {
   std::string out = fmt::format(
       "PREDICTED: every number below is the simulator's prediction from its cards (models/{}.yaml, hardware.yaml), "
-      "not a measurement; verify with the campaign file recommend writes.\n",
-      spec.model);
+      "not a measurement; verify with the campaign file recommend writes.\npredicted; {}\n",
+      spec.model, r.budget_line);
   std::vector<std::string> workloads;
   for (const auto& w : spec.workloads) workloads.push_back(fmt::format("{}:{} (weight {:g})", w.isl, w.osl, w.weight));
   out += fmt::format("{} on {} x {}; workloads {}; SLO {}\n", spec.model, spec.gpus, spec.hardware,

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <deque>
 #include <limits>
+#include <queue>
 
 #include <fmt/format.h>
+
+#include "servebench/plan/live_index.hpp"
 
 namespace servebench::plan {
 namespace {
@@ -25,138 +28,175 @@ std::vector<std::int32_t> prompt_ids(const load::Prompt& p, const sim::Tokenizer
 struct Live {
   load::RequestRecord record;
   std::vector<load::ChunkMark> chunks;
+  std::uint32_t replica = 0;
 };
 
-// Engine request id -> index of its Live in the pool: open addressing with linear probing on the id's
-// low bits (ids are handed out in sequence, so the ids in flight rarely collide), backward-shift
-// deletion. Id 0 (never an engine id) marks an empty cell.
-class LiveIndex {
- public:
-  static constexpr std::uint32_t k_none = ~0u;
+// Sent, not yet seen by its engine, with the router's decision.
+struct Pending {
+  std::uint32_t index = 0;
+  Nanos due{0}, sent{0};
+  std::string_view route;
+  std::int64_t matched = 0;
+};
 
-  std::uint32_t find(sim::RequestId id) const {
-    if (m_cells.empty()) return k_none;
-    for (std::size_t i = id & m_mask;; i = (i + 1) & m_mask) {
-      if (m_cells[i].id == id) return m_cells[i].value;
-      if (m_cells[i].id == 0) return k_none;
-    }
-  }
-  void insert(sim::RequestId id, std::uint32_t value) {
-    if ((m_size + 1) * 2 > m_cells.size()) grow();
-    std::size_t i = id & m_mask;
-    while (m_cells[i].id != 0) i = (i + 1) & m_mask;
-    m_cells[i] = {id, value};
-    ++m_size;
-  }
-  void erase(sim::RequestId id) {
-    std::size_t i = id & m_mask;
-    while (m_cells[i].id != id) i = (i + 1) & m_mask;
-    // Move later cells of the probe run back into the hole when their home is at or before it.
-    for (std::size_t j = (i + 1) & m_mask; m_cells[j].id != 0; j = (j + 1) & m_mask) {
-      const std::size_t home = m_cells[j].id & m_mask;
-      if (((j - home) & m_mask) >= ((j - i) & m_mask)) {
-        m_cells[i] = m_cells[j];
-        i = j;
-      }
-    }
-    m_cells[i] = {};
-    --m_size;
-  }
-
- private:
-  struct Cell {
-    sim::RequestId id = 0;
-    std::uint32_t value = 0;
-  };
-  void grow() {
-    std::vector<Cell> old = std::move(m_cells);
-    m_cells.assign(std::max<std::size_t>(64, old.size() * 2), Cell{});
-    m_mask = m_cells.size() - 1;
-    m_size = 0;
-    for (const Cell& c : old) {
-      if (c.id != 0) insert(c.id, c.value);
-    }
-  }
-  std::vector<Cell> m_cells;
-  std::size_t m_mask = 0, m_size = 0;
+// One engine of the fleet: the requests sent to it that it has not seen yet, the requests it runs,
+// and the step it took whose events wait for the global clock to reach the step's end.
+struct Replica {
+  sim::Engine* engine = nullptr;
+  std::deque<Pending> pending;  // sent, not yet seen by the engine; in send order
+  LiveIndex live;               // engine id -> pool slot of the requests it runs
+  std::span<const sim::TokenEvent> events;
+  Nanos end{0};
+  bool stepped = false;  // a step was taken; its events apply at `end`
+  bool blocked = false;  // the engine can run nothing until another request reaches it
 };
 
 class Driver {
  public:
-  Driver(sim::Engine& engine, const VirtualLoad& load, RequestSink* sink)
-      : m_engine(engine), m_load(load), m_sink(sink), m_origin(engine.now()),
+  Driver(const Fleet& fleet, const VirtualLoad& load, RequestSink* sink)
+      : m_load(load), m_sink(sink), m_router(fleet.router),
         m_cap(load.max_concurrency.value_or(std::numeric_limits<std::int64_t>::max())) {
+    for (sim::Engine* e : fleet.engines) m_origin = std::max(m_origin, e->now());
+    m_replicas.resize(fleet.engines.size());
+    m_outstanding.assign(fleet.engines.size(), 0);
+    for (std::size_t r = 0; r < m_replicas.size(); ++r) {
+      m_replicas[r].engine = fleet.engines[r];
+      fleet.engines[r]->advance_to(m_origin);
+    }
     if (!sink) m_phase.records.resize(load.size());
+    link_turns();
   }
 
   util::Result<VirtualPhase> run() {
     const auto n = static_cast<std::int64_t>(m_load.size());
     while (m_phase.requests < n) {
-      release_at_now();
-      if (m_engine.idle()) {
-        if (auto ok = start_next(); !ok) return std::unexpected(ok.error());
+      release_at(m_now);
+      for (Replica& r : m_replicas) {
+        if (auto ok = prepare(r); !ok) return std::unexpected(ok.error());
+      }
+      Nanos step_end = k_never;
+      for (const Replica& r : m_replicas) {
+        if (r.stepped) step_end = std::min(step_end, r.end);
+      }
+      const Nanos arrival = next_arrival();
+      if (arrival < step_end) {  // a request goes out before any step ends: route it at its time
+        m_now = arrival;
         continue;
       }
-      if (m_phase.steps >= m_load.step_limit) {
-        return util::failf(util::ErrorKind::failed, "the simulation did not finish within {} engine steps",
-                           m_load.step_limit);
+      if (step_end == k_never) return util::fail(util::ErrorKind::failed, "the simulated engine stalled with requests waiting");
+      m_now = step_end;
+      for (Replica& r : m_replicas) {
+        if (!r.stepped || r.end != m_now) continue;
+        r.stepped = false;
+        for (const sim::TokenEvent& e : r.events) on_event(r, e);
       }
-      const sim::StepResult step = m_engine.step();
-      m_phase.steps += 1;
-      if (step.duration.count() == 0 && step.events.empty()) {
-        // Nothing the engine can run moves on until another request arrives (serve-sim waits the same way).
-        if (auto ok = start_next(); !ok) return std::unexpected(ok.error());
-        continue;
-      }
-      release_during(now());  // the slots in use while the step ran
-      for (const sim::TokenEvent& e : step.events) on_event(e);
-      release_at_now();
-      // Sent while the step ran: seen by the engine before its next step. Sent at its end (a closed-loop
+      release_at(m_now);
+      // Sent while a step ran: seen by its engine before the next step. Sent at its end (a closed-loop
       // follow-up): the server has already launched the next step, so it waits for the one after.
-      while (!m_pending.empty() && m_pending.front().sent < now()) submit_front();
+      for (Replica& r : m_replicas) {
+        if (r.end != m_now) continue;
+        while (!r.pending.empty() && r.pending.front().sent < m_now) submit_front(r);
+      }
     }
     // Chunks were appended a whole request at a time, so they are grouped by request already.
     return std::move(m_phase);
   }
 
  private:
-  Nanos now() const { return m_engine.now() - m_origin; }
-  bool open_loop() const { return !m_load.offsets.empty(); }
-  bool can_release() const { return m_next < m_load.size() && m_in_flight < m_cap; }
+  static constexpr Nanos k_never = Nanos::max();
+  static constexpr std::uint32_t k_no_turn = ~0u;
 
-  void push(Nanos due, Nanos sent) {
-    m_pending.push_back({static_cast<std::uint32_t>(m_next), due, sent});
-    ++m_next;
-    ++m_in_flight;
-  }
-  // Open loop: requests due before `until` while a slot was free went out at their due time.
-  void release_during(Nanos until) {
-    while (open_loop() && can_release() && m_load.offsets[m_next] < until) push(m_load.offsets[m_next], m_load.offsets[m_next]);
-  }
-  // Requests whose turn is now: every closed-loop request under the cap, and open-loop requests that
-  // are due (those held back by the cap go out as a slot frees, i.e. now).
-  void release_at_now() {
-    while (can_release() && (!open_loop() || m_load.offsets[m_next] <= now())) {
-      push(open_loop() ? m_load.offsets[m_next] : now(), now());
+  bool open_loop() const { return !m_load.offsets.empty(); }
+
+  // Multi-turn prompts: which prompt follows which, and which wait for the one before them.
+  void link_turns() {
+    for (std::size_t i = 0; i < m_load.prompts.size(); ++i) {
+      const auto& after = m_load.prompts[i].after;
+      if (!after) continue;
+      if (m_next_turn.empty()) m_next_turn.assign(m_load.prompts.size(), k_no_turn);
+      m_next_turn[*after] = static_cast<std::uint32_t>(i);
     }
   }
-  // The engine has nothing to do: the next request to be sent starts it, virtual time jumping to its send time.
-  util::Result<void> start_next() {
-    if (m_pending.empty() && open_loop() && can_release()) push(m_load.offsets[m_next], m_load.offsets[m_next]);
-    if (m_pending.empty()) return util::fail(util::ErrorKind::failed, "the simulated engine stalled with requests waiting");
-    const Nanos t = m_pending.front().sent;
-    m_engine.advance_to(m_origin + t);
-    while (!m_pending.empty() && m_pending.front().sent <= t) submit_front();
+  bool waits(std::size_t i) const { return !m_next_turn.empty() && m_load.prompts[i].after.has_value(); }
+  bool can_release() {
+    while (m_next < m_load.size() && waits(m_next)) ++m_next;
+    return m_next < m_load.size() && m_in_flight < m_cap;
+  }
+
+  // When the next request goes out without a request ending first: an open-loop due time while a slot
+  // is free, or a conversation's next turn after its think time.
+  Nanos next_arrival() {
+    Nanos t = m_turns.empty() ? k_never : m_turns.top().due;
+    if (open_loop() && can_release()) t = std::min(t, m_load.offsets[m_next]);
+    return t;
+  }
+
+  // Requests whose turn is `t`: turns whose think time is over, every closed-loop request under the
+  // cap, and open-loop requests that are due (those held back by the cap go out as a slot frees).
+  void release_at(Nanos t) {
+    while (!m_turns.empty() && m_turns.top().due <= t) {
+      const Turn turn = m_turns.top();
+      m_turns.pop();
+      send(turn.index, turn.due, turn.due);
+    }
+    while (can_release() && (!open_loop() || m_load.offsets[m_next] <= t)) {
+      ++m_in_flight;
+      send(m_next, open_loop() ? m_load.offsets[m_next] : t, t);
+      ++m_next;
+    }
+  }
+
+  // The router picks the replica when the request is sent.
+  void send(std::size_t index, Nanos due, Nanos sent) {
+    Pending p{static_cast<std::uint32_t>(index), due, sent, {}, 0};
+    std::size_t r = 0;
+    if (m_router != nullptr) {
+      const std::span<const std::int32_t> ids =
+          m_load.generate ? std::span<const std::int32_t>() : std::span<const std::int32_t>(m_load.prompts[index].ids);
+      const RouteDecision d = m_router->route(ids, m_outstanding);
+      r = static_cast<std::size_t>(d.replica);
+      p.route = d.reason;
+      p.matched = d.matched_tokens;
+    }
+    m_outstanding[r] += 1;
+    m_replicas[r].pending.push_back(p);
+  }
+
+  // A replica with work and no step under way takes its next step; an idle (or blocked) one first takes
+  // the requests that reached it, virtual time jumping to when the first was sent.
+  util::Result<void> prepare(Replica& r) {
+    if (r.stepped) return {};
+    if (r.engine->idle() || r.blocked) {
+      if (r.pending.empty()) return {};
+      const Nanos t = r.pending.front().sent;
+      r.engine->advance_to(m_origin + t);
+      while (!r.pending.empty() && r.pending.front().sent <= t) submit_front(r);
+      r.blocked = false;
+      if (r.engine->idle()) return {};  // every request was refused
+    }
+    if (m_phase.steps >= m_load.step_limit) {
+      return util::failf(util::ErrorKind::failed, "the simulation did not finish within {} engine steps",
+                         m_load.step_limit);
+    }
+    const sim::StepResult step = r.engine->step();
+    m_phase.steps += 1;
+    if (step.duration.count() == 0 && step.events.empty()) {
+      r.blocked = true;  // nothing it can run moves on until another request arrives (serve-sim waits the same way)
+      return {};
+    }
+    r.stepped = true;
+    r.end = r.engine->now() - m_origin;
+    r.events = step.events;
     return {};
   }
 
-  bool submit_front() {
-    const Pending p = m_pending.front();
-    m_pending.pop_front();
+  bool submit_front(Replica& r) {
+    const Pending p = r.pending.front();
+    r.pending.pop_front();
     if (m_load.generate) m_load.generate(p.index, m_made);
     const load::Prompt& prompt = m_load.generate ? m_made : m_load.prompts[p.index];
     std::vector<std::int32_t> encoded;  // only for a text prompt
-    if (prompt.ids.empty()) encoded = prompt_ids(prompt, m_engine.tokenizer());
+    if (prompt.ids.empty()) encoded = prompt_ids(prompt, r.engine->tokenizer());
     const std::span<const std::int32_t> ids = prompt.ids.empty() ? std::span<const std::int32_t>(encoded) : prompt.ids;
     const std::int64_t max_tokens =
         m_load.max_tokens_cap ? std::min(prompt.output_tokens, *m_load.max_tokens_cap) : prompt.output_tokens;
@@ -167,14 +207,21 @@ class Driver {
     sampling.temperature = m_load.temperature;
     sampling.seed = m_load.seed;
     const std::uint32_t slot = take_live();
-    auto& rec = m_pool[slot].record;
+    Live& live = m_pool[slot];
+    live.replica = static_cast<std::uint32_t>(&r - m_replicas.data());
+    auto& rec = live.record;
     rec.index = p.index;
     rec.intended = p.due;
     rec.released = p.sent;
     rec.sent = rec.written = p.sent;
     rec.input_tokens_planned = prompt.input_tokens;
     rec.output_tokens_requested = max_tokens;
-    auto id = m_engine.submit(ids, std::move(sampling));
+    if (m_router != nullptr) {
+      rec.replica = static_cast<std::int32_t>(live.replica);
+      rec.route = p.route;
+      rec.route_matched_tokens = p.matched;
+    }
+    auto id = r.engine->submit(ids, std::move(sampling));
     if (!id) {
       rec.error = load::RequestError::http_status;
       rec.http_status = 400;
@@ -183,7 +230,7 @@ class Driver {
       end(slot);
       return false;
     }
-    m_live.insert(*id, slot);
+    r.live.insert(*id, slot);
     return true;
   }
 
@@ -197,12 +244,12 @@ class Driver {
     return slot;
   }
 
-  void on_event(const sim::TokenEvent& e) {
-    const std::uint32_t slot = m_live.find(e.id);
+  void on_event(Replica& replica, const sim::TokenEvent& e) {
+    const std::uint32_t slot = replica.live.find(e.id);
     if (slot == LiveIndex::k_none) return;
     Live& live = m_pool[slot];
     auto& rec = live.record;
-    const Nanos t = now();
+    const Nanos t = m_now;
     if (!e.tokens.empty()) {
       if (!rec.first_token) rec.first_token = t;
       rec.last_token = t;
@@ -216,19 +263,26 @@ class Driver {
     rec.input_tokens_served = e.meta.prompt_tokens;
     rec.output_tokens_served = e.meta.completion_tokens;
     rec.cached_tokens = e.meta.cached_tokens();
-    if (m_engine.deployment().spec.enabled) rec.spec_verify_ct = e.meta.spec_verify_ct;
+    if (replica.engine->deployment().spec.enabled) rec.spec_verify_ct = e.meta.spec_verify_ct;
     rec.finish_reason = sim::to_string(e.finish);
     if (rec.token_chunks == 0) rec.error = load::RequestError::no_tokens;
-    m_live.erase(e.id);
+    replica.live.erase(e.id);
     end(slot);
   }
 
-  // The request ended: its record goes to the sink (or the phase) and its Live back to the pool.
+  // The request ended: its record goes to the sink (or the phase) and its Live back to the pool. A
+  // conversation keeps its slot: its next turn goes out after the think time.
   void end(std::uint32_t slot) {
     Live& live = m_pool[slot];
     m_phase.requests += 1;
     m_phase.span = std::max(m_phase.span, live.record.done);
-    --m_in_flight;
+    m_outstanding[live.replica] -= 1;
+    const std::uint32_t turn = m_next_turn.empty() ? k_no_turn : m_next_turn[live.record.index];
+    if (turn != k_no_turn) {
+      m_turns.push({live.record.done + m_load.prompts[turn].think, turn});
+    } else {
+      --m_in_flight;
+    }
     if (m_sink) {
       m_sink->on_request(live.record, live.chunks);
     } else {
@@ -240,33 +294,49 @@ class Driver {
     m_free_live.push_back(slot);
   }
 
-  struct Pending {
+  struct Turn {
+    Nanos due{0};
     std::uint32_t index = 0;
-    Nanos due{0}, sent{0};
+    bool operator>(const Turn& o) const { return due != o.due ? due > o.due : index > o.index; }
   };
 
-  sim::Engine& m_engine;
   const VirtualLoad& m_load;
   RequestSink* m_sink;
-  util::TimePoint m_origin;
+  Router* m_router;
+  util::TimePoint m_origin{};
+  Nanos m_now{0};  // the fleet's clock, from m_origin
   std::int64_t m_cap;
   std::size_t m_next = 0;
   std::int64_t m_in_flight = 0;
-  std::deque<Pending> m_pending;  // sent, not yet seen by the engine; in send order
-  load::Prompt m_made;             // the prompt generate() made last
-  std::vector<Live> m_pool;        // requests in flight, and free ones for reuse
+  std::vector<Replica> m_replicas;
+  std::vector<std::int64_t> m_outstanding;  // per replica: routed and not ended
+  std::vector<std::uint32_t> m_next_turn;   // multi-turn: the prompt after prompt i (empty: none is)
+  std::priority_queue<Turn, std::vector<Turn>, std::greater<>> m_turns;  // turns waiting out their think time
+  load::Prompt m_made;                      // the prompt generate() made last
+  std::vector<Live> m_pool;                 // requests in flight, and free ones for reuse
   std::vector<std::uint32_t> m_free_live;
-  LiveIndex m_live;                // engine id -> m_pool index of the requests in flight
   VirtualPhase m_phase;
 };
 
 }  // namespace
 
-util::Result<VirtualPhase> run_virtual(sim::Engine& engine, const VirtualLoad& load, RequestSink* sink) {
+util::Result<VirtualPhase> run_virtual(const Fleet& fleet, const VirtualLoad& load, RequestSink* sink) {
   if (!load.offsets.empty() && load.offsets.size() != load.size()) {
     return util::fail(util::ErrorKind::bad_input, "an open-loop schedule needs one offset per prompt");
   }
-  return Driver(engine, load, sink).run();
+  SB_CHECK(!fleet.engines.empty());
+  SB_CHECK(fleet.engines.size() == 1 || (fleet.router != nullptr &&
+                                         fleet.router->replicas() == static_cast<int>(fleet.engines.size())));
+  if (!load.offsets.empty() && !load.generate &&
+      std::any_of(load.prompts.begin(), load.prompts.end(), [](const load::Prompt& p) { return p.after.has_value(); })) {
+    return util::fail(util::ErrorKind::bad_input, "multi-turn conversations run closed loop; drop the schedule");
+  }
+  return Driver(fleet, load, sink).run();
+}
+
+util::Result<VirtualPhase> run_virtual(sim::Engine& engine, const VirtualLoad& load, RequestSink* sink) {
+  sim::Engine* const one[] = {&engine};
+  return run_virtual(Fleet{one, nullptr}, load, sink);
 }
 
 }  // namespace servebench::plan

@@ -6,7 +6,13 @@
 // after it was sent, so a closed-loop follow-up sent when a request finishes waits for the step
 // that was already launched, as it does against the live server. Times are offsets from the
 // phase's start in virtual nanoseconds, recorded as load::RequestRecord so the metric code is the
-// bench's own.
+// bench's own. Multi-turn prompts (`after`) run as the bench runs them: a turn is sent when the one
+// before it ended plus the think time, on the same concurrency slot.
+//
+// A fleet (`plan --replicas N`): N engines of the same deployment behind a router, on one global
+// virtual clock — every engine's step ends, arrivals and think times are taken in time order across
+// the engines, and each request is routed when it is sent (router.hpp), its replica and the
+// router's reason going on its record.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -15,6 +21,7 @@
 
 #include "servebench/load/prompt.hpp"
 #include "servebench/load/request_record.hpp"
+#include "servebench/plan/router.hpp"
 #include "servebench/sim/engine.hpp"
 #include "servebench/util/result.hpp"
 
@@ -52,9 +59,19 @@ struct VirtualPhase {
   std::int64_t requests = 0;                 // requests that ended
 };
 
+// The engines a load runs on: one, or replicas of one deployment behind a router.
+struct Fleet {
+  std::span<sim::Engine* const> engines;  // idle when the phase starts
+  Router* router = nullptr;               // required with more than one engine; it sees prompts only
+                                          // from `prompts` (generated prompts are routed blind)
+};
+
 // Runs every prompt to its end from engine.now(). A prompt the engine refuses (too long for the
 // context or the KV pool) becomes a failed record (http_status 400, the engine's message), like
-// the live server's answer. Fails (failed) only when the step bound is reached.
+// the live server's answer. Fails (failed) only when the step bound is reached or the engines
+// stall with requests waiting, (bad_input) for an open-loop schedule of multi-turn prompts.
 util::Result<VirtualPhase> run_virtual(sim::Engine& engine, const VirtualLoad& load, RequestSink* sink = nullptr);
+// The same on a fleet, from the latest now() of its engines (the others wait idle until then).
+util::Result<VirtualPhase> run_virtual(const Fleet& fleet, const VirtualLoad& load, RequestSink* sink = nullptr);
 
 }  // namespace servebench::plan

@@ -8,6 +8,7 @@
 #include "servebench/report/analysis.hpp"
 #include "servebench/report/number_format.hpp"
 #include "servebench/report/report_builder.hpp"
+#include "servebench/results/error_budget.hpp"
 #include "servebench/util/strings.hpp"
 
 namespace servebench::report {
@@ -60,35 +61,60 @@ std::string time_base_line(const CampaignSet& set) {
       real == 0 ? "" : fmt::format("; {} point{} in real time", real, real == 1 ? "" : "s"));
 }
 
-// Points written by `servebench plan` (ledger `predicted`): no server ran; say so, with the cards.
+void add_unique(std::vector<std::string>& to, std::string text) {
+  if (std::find(to.begin(), to.end(), text) == to.end()) to.push_back(std::move(text));
+}
+
+// The card files of one `predicted` object, with the start of their hashes.
+void add_cards(const boost::json::object& o, std::vector<std::string>& cards) {
+  for (const char* key : {"model_card", "hardware_card", "overrides"}) {
+    const auto* card = o.if_contains(key);
+    const auto* file = card && card->is_object() ? card->get_object().if_contains("file") : nullptr;
+    const auto* sha = card && card->is_object() ? card->get_object().if_contains("sha256") : nullptr;
+    if (file == nullptr || !file->is_string()) continue;
+    std::string text = std::string(key) == "overrides" ? "override " + std::string(file->get_string())
+                                                       : std::string(file->get_string());
+    if (sha && sha->is_string() && sha->get_string().size() >= 12) {
+      text += " " + std::string(std::string_view(sha->get_string()).substr(0, 12));
+    }
+    add_unique(cards, std::move(text));
+  }
+}
+
+// A fleet's shape (`plan --replicas`): "4 replicas behind a prefix-aware router".
+std::string fleet_of(const boost::json::object& o) {
+  const auto* f = o.if_contains("fleet");
+  if (f == nullptr || !f->is_object()) return "";
+  const auto* n = f->get_object().if_contains("replicas");
+  const auto* router = f->get_object().if_contains("router");
+  if (n == nullptr || !n->is_int64() || router == nullptr || !router->is_string()) return "";
+  return fmt::format("{} replicas behind a {} router", n->get_int64(), std::string_view(router->get_string()));
+}
+
+// Points written by `servebench plan` (ledger `predicted`): no server ran; say so, with the cards,
+// the fleet and the error budget of the cards.
 std::string predicted_line(const CampaignSet& set) {
   int predicted = 0;
-  std::vector<std::string> cards;
-  bool budget = false;
+  std::vector<std::string> cards, budgets, fleets;
   for (const auto& p : set.points) {
     const auto* o = p.record.extra.if_contains("predicted");
     if (o == nullptr || !o->is_object()) continue;
     predicted += 1;
-    for (const char* key : {"model_card", "hardware_card"}) {
-      const auto* card = o->get_object().if_contains(key);
-      const auto* file = card && card->is_object() ? card->get_object().if_contains("file") : nullptr;
-      const auto* sha = card && card->is_object() ? card->get_object().if_contains("sha256") : nullptr;
-      if (file == nullptr || !file->is_string()) continue;
-      std::string text(file->get_string());
-      if (sha && sha->is_string() && sha->get_string().size() >= 12) {
-        text += " " + std::string(std::string_view(sha->get_string()).substr(0, 12));
-      }
-      if (std::find(cards.begin(), cards.end(), text) == cards.end()) cards.push_back(std::move(text));
-    }
+    add_cards(o->get_object(), cards);
     const auto* b = o->get_object().if_contains("error_budget");
-    budget = budget || (b != nullptr && !b->is_null());
+    add_unique(budgets, results::budget_line(b ? *b : boost::json::value(nullptr)));
+    if (auto fleet = fleet_of(o->get_object()); !fleet.empty()) add_unique(fleets, p.record.arm + ": " + fleet);
   }
   if (predicted == 0) return "";
+  const std::string fleet =
+      fleets.empty() ? ""
+                     : fmt::format("; fleets of {} — throughput is the fleet's and per-GPU figures count every "
+                                   "replica's GPUs", util::join(fleets, ", "));
   return fmt::format(
       "PREDICTED: {} point{} from `servebench plan` — the simulator in virtual time, no server ran; every latency "
-      "and throughput of {} is a prediction of the cards ({}), not a measurement{}",
-      predicted, predicted == 1 ? "" : "s", predicted == 1 ? "it" : "them", util::join(cards, ", "),
-      budget ? "" : "; error budget: not validated for these cards");
+      "and throughput of {} is a prediction of the cards ({}), not a measurement{}; {}",
+      predicted, predicted == 1 ? "" : "s", predicted == 1 ? "it" : "them", util::join(cards, ", "), fleet,
+      util::join(budgets, "; "));
 }
 
 std::vector<std::string> overview_items(const CampaignSet& set) {

@@ -3,6 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "servebench/plan/recommend_catalog.hpp"
+#include "servebench/sim/model_card.hpp"
+
 namespace servebench::plan {
 namespace {
 
@@ -55,6 +60,7 @@ TEST(Recommend, RanksDeploymentsThatMeetTheSloByThroughputPerGpu) {
   }
   const auto text = recommendation_text(spec, r);
   EXPECT_NE(text.find("PREDICTED"), std::string::npos);
+  EXPECT_NE(text.find("predicted; no validation known for these cards"), std::string::npos) << text;
   EXPECT_NE(text.find("rank | tok/s/GPU"), std::string::npos);
   const auto catalog = catalog_yaml(spec, r);
   EXPECT_NE(catalog.find("rank: r1"), std::string::npos);
@@ -83,6 +89,24 @@ TEST(Recommend, DeploymentsThatDoNotFitAreCountedByRule) {
   ASSERT_FALSE(none.has_value());
   EXPECT_EQ(none.error().kind, util::ErrorKind::bad_input);
   EXPECT_NE(none.error().message.find("was pruned (memory "), std::string::npos) << none.error().message;
+}
+
+// DP attention is tried (with DP = TP) for MoE and MLA models only; a dense GQA model never gets it.
+TEST(Recommend, EnumeratesDpAttentionForMoeAndMlaModels) {
+  auto spec = small();
+  spec.gpus = 4;
+  const auto count_dp = [&](const std::string& model) {
+    const auto c = enumerate_candidates(spec, sim::load_model_card(model).value());
+    return std::count_if(c.begin(), c.end(), [](const Candidate& k) {
+      const bool flagged = k.label.find("--enable-dp-attention") != std::string::npos;
+      EXPECT_EQ(flagged, k.config.enable_dp_attention);
+      EXPECT_TRUE(!flagged || k.config.dp_size == k.config.tp_size) << k.label;
+      return flagged;
+    });
+  };
+  EXPECT_EQ(count_dp("llama-3.1-70b"), 0);
+  EXPECT_GT(count_dp("deepseek-v3"), 0);
+  EXPECT_GT(count_dp("qwen3-235b-a22b"), 0);
 }
 
 }  // namespace
