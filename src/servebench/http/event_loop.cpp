@@ -62,14 +62,18 @@ void EventLoopImpl::run() {
     }
     // The timer heap is the poller's wait: a periodic task (the loop-lag meter) or an open-loop
     // send costs no timer descriptor and no Asio run of its own.
+    // Due tasks first; then one wait until the next is due, which also hands out the sockets that
+    // are ready (at once, without sleeping, while tasks are overdue or Asio has work).
     std::optional<std::chrono::nanoseconds> wait;
     if (!timed.empty()) {
-      wait = timed.front().when - std::chrono::steady_clock::now();
-      if (wait->count() <= 0) {
+      auto now = std::chrono::steady_clock::now();
+      if (timed.front().when <= now) {
         run_due();
-        wait = std::chrono::nanoseconds{0};  // then the sockets, even when more tasks are overdue
+        now = std::chrono::steady_clock::now();
       }
+      if (!timed.empty()) wait = std::max(std::chrono::nanoseconds{0}, timed.front().when - now);
     }
+    if (asio_has_work) wait = std::chrono::nanoseconds{0};
     poller.dispatch(wait);
   }
 }
