@@ -60,10 +60,9 @@ void EventLoopImpl::run() {
       ioc.poll();
       if (ioc.stopped()) return;
     }
-    // The timer heap is the poller's wait: a periodic task (the loop-lag meter) or an open-loop
-    // send costs no timer descriptor and no Asio run of its own.
-    // Due tasks first; then one wait until the next is due, which also hands out the sockets that
-    // are ready (at once, without sleeping, while tasks are overdue or Asio has work).
+    // The timer heap is the poller's wait, so a periodic task (the loop-lag meter) or an open-loop
+    // send costs no timer descriptor and no Asio run: due tasks first, then one wait until the next
+    // is due, which also hands out the ready sockets (at once while Asio has work).
     std::optional<std::chrono::nanoseconds> wait;
     if (!timed.empty()) {
       auto now = std::chrono::steady_clock::now();

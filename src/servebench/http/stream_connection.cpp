@@ -41,7 +41,12 @@ Connection::Connection(StreamClient::Impl& owner, EventLoopImpl& loop)
   m_buffer.reserve(owner.options.read_chunk);
 }
 
-Connection::~Connection() { close_socket(); }
+// Also runs while the loop's io_context is destroyed (a handler held the last reference): only
+// the poller, which outlives the io_context, is touched.
+Connection::~Connection() {
+  if (m_watch != 0 && m_fd >= 0) m_loop.unwatch(m_watch, m_fd);
+  if (!m_socket.is_open() && m_fd >= 0) ::close(m_fd);  // else the Asio socket closes it
+}
 
 void Connection::begin(Request&& request, StreamSink& sink, Limits limits, bool reused) {
   m_loop.asio_due();  // timers, and maybe a connect

@@ -87,7 +87,7 @@ namespace servebench::http::detail {
 // Completion handlers hold a shared_ptr and the attempt number, so a late completion of an
 // earlier attempt does nothing; the timer holds the call number (one per request, which may
 // span two attempts).
-class Connection : public std::enable_shared_from_this<Connection>, public ReadyHandler {
+class Connection final : public std::enable_shared_from_this<Connection>, public ReadyHandler {
  public:
   struct Limits {
     std::chrono::nanoseconds total{0}, stall{0};  // zero: none
