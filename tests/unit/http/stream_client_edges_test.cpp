@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "http_test_messages.hpp"
 #include "loopback.hpp"
 #include "servebench/http/stream_client.hpp"
 #include "support/counting_new.hpp"  // this binary's allocations are counted (only this file includes it)
@@ -23,8 +24,6 @@ namespace {
 constexpr std::string_view k_head =
     "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
 constexpr std::string_view k_end = "0\r\n\r\n";
-
-Request get(std::string target) { return Request{Method::get, std::move(target), "", "application/json", {}}; }
 
 // A sink the test thread may watch while the loop thread writes to it: counters are atomic, and
 // the body (kept unless `keep` is false) is read only after done.
@@ -63,7 +62,7 @@ class WatchedSink final : public StreamSink {
 // One request under way on a connection the test itself answers through `fd`.
 struct Driven {
   explicit Driven(std::string target, StreamClientOptions options = {}) : client(listener.base_url(), options) {
-    client.start(get(std::move(target)), sink);
+    client.start(get_request(std::move(target)), sink);
     fd = listener.accept_request();
   }
   ~Driven() {
@@ -150,7 +149,7 @@ TEST_P(IdleClose, TheNextRequestGoesOnAFreshConnection) {
   // sees no second request on the first), and returns that connection.
   const auto exchange = [&](WatchedSink& sink) {
     static constexpr std::string_view k_ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
-    client.start(get("/"), sink);
+    client.start(get_request("/"), sink);
     const int fd = listener.accept_request();
     if (fd >= 0) raw_send(fd, k_ok);
     EXPECT_TRUE(sink.done.wait_for_count(1));
@@ -180,7 +179,7 @@ TEST(StreamClientEdges, MoreReadyStreamsThanOnePollFetchesAllComplete) {
   Listener listener;
   ClientLoop client(listener.base_url());
   std::vector<WatchedSink> sinks(k_streams);
-  for (auto& sink : sinks) client.start(get("/many"), sink);
+  for (auto& sink : sinks) client.start(get_request("/many"), sink);
   std::vector<int> fds;
   for (int i = 0; i < k_streams; ++i) {
     fds.push_back(listener.accept_request());
@@ -218,7 +217,7 @@ TEST(StreamClientEdges, MoreReadyStreamsThanOnePollFetchesAllComplete) {
 }
 
 // Counts reads, allocating nothing.
-class CountingObserver final : public ReadObserver {
+class ReadCounter final : public ReadObserver {
  public:
   void on_read_parsed(std::chrono::nanoseconds) override { reads.fetch_add(1); }
   std::atomic<int> reads{0};
@@ -228,7 +227,7 @@ TEST(StreamClientEdges, SteadyStateReadsAllocateNothing) {
   // One chunk per read, as tokens arrive from a GPU: once the connection's buffers are warm, a
   // readiness, its read (with the kernel's receive timestamp), the parse and the sink's callback
   // allocate nothing — on any thread of this process.
-  CountingObserver observer;
+  ReadCounter observer;
   StreamClientOptions options;
   options.read_observer = &observer;
   Driven d("/tokens", options);
