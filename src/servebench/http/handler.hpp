@@ -35,6 +35,12 @@ class Stream {
   virtual void send(std::string_view chunk) = 0;
   // Ends a streamed response (an empty stream when nothing was sent).
   virtual void finish() = 0;
+  // send(chunk) then finish(), in one write when the socket takes it: a producer that knows its
+  // last chunk saves the end a write of its own. `chunk` may be empty.
+  virtual void finish_with(std::string_view chunk) {
+    if (!chunk.empty()) send(chunk);
+    finish();
+  }
   // Answers with a complete response instead of a stream; ignored after send() or finish().
   virtual void respond(Response response) = 0;
   // Registers the one callback run when the exchange ends: written completely, client gone,

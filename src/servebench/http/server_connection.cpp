@@ -274,8 +274,12 @@ void ServerConnection::flush_stream() {
   if (m_closed || !m_stream || m_writing) return;  // a running write flushes again when done
   bool last = false;
   m_outbox.clear();
-  // Nothing queued: producers may write to the socket themselves until they queue again.
-  if (!m_stream->take_pending(m_outbox, last, m_socket.native_handle())) return;
+  // Nothing queued: producers may write to the socket themselves until they queue again, or one
+  // wrote the end of the response itself.
+  if (!m_stream->take_pending(m_outbox, last, m_socket.native_handle())) {
+    if (last) end_exchange();
+    return;
+  }
   m_writing = true;
   asio::async_write(m_socket, asio::buffer(m_outbox),
                     [self = shared_from_this(), last](const beast::error_code& ec, std::size_t) {

@@ -32,41 +32,55 @@ void StreamCore::send(std::string_view chunk) {
   if (chunk.empty()) return;  // an empty chunk would end the response
   std::lock_guard lock(m_mutex);
   if (closed() || m_final_queued || m_mode == Mode::responding) return;
-  if (m_direct_fd >= 0) return write_direct_locked(chunk);
+  if (m_direct_fd >= 0) return write_direct_locked(chunk, false);
   start_streaming_locked();
   append_chunk(m_pending, chunk);
   request_flush_locked();
 }
 
-void StreamCore::write_direct_locked(std::string_view chunk) {
+void StreamCore::write_direct_locked(std::string_view chunk, bool last) {
   std::array<char, 20> size{};
   char* end = std::to_chars(size.data(), size.data() + size.size() - 2, chunk.size(), 16).ptr;
   *end++ = '\r';
   *end++ = '\n';
-  const std::size_t head = static_cast<std::size_t>(end - size.data());
-  std::array<iovec, 3> iov{iovec{size.data(), head}, iovec{const_cast<char*>(chunk.data()), chunk.size()},
-                           iovec{const_cast<char*>("\r\n"), 2}};
+  const std::size_t head = chunk.empty() ? 0 : static_cast<std::size_t>(end - size.data());
+  const std::size_t trail = chunk.empty() ? 0 : 2;
+  std::array<iovec, 4> iov{iovec{size.data(), head}, iovec{const_cast<char*>(chunk.data()), chunk.size()},
+                           iovec{const_cast<char*>("\r\n"), trail},
+                           iovec{const_cast<char*>(k_last_chunk.data()), last ? k_last_chunk.size() : 0}};
   msghdr msg{};
   msg.msg_iov = iov.data();
   msg.msg_iovlen = iov.size();
   const ssize_t sent = ::sendmsg(m_direct_fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
-  const std::size_t total = head + chunk.size() + 2;
+  const std::size_t total = head + chunk.size() + trail + iov[3].iov_len;
   const std::size_t done = sent > 0 ? static_cast<std::size_t>(sent) : 0;
-  if (done == total) return;
+  if (last) {
+    m_final_queued = true;
+    m_direct_fd = -1;  // the connection ends the exchange (and writes what the socket did not take)
+  }
+  if (done == total) {
+    m_ended_direct = last;
+    if (last) request_flush_locked();
+    return;
+  }
   // The socket is full (a slow client) or failing: queue the rest; the connection writes it (or
   // fails on it and closes) and decides when producers may write directly again.
   m_direct_fd = -1;
   std::string frame;
-  append_chunk(frame, chunk);
+  if (!chunk.empty()) append_chunk(frame, chunk);
+  if (last) frame.append(k_last_chunk);
   m_pending.append(frame, done);
   request_flush_locked();
 }
 
-void StreamCore::finish() {
+void StreamCore::finish() { finish_with({}); }
+
+void StreamCore::finish_with(std::string_view chunk) {
   std::lock_guard lock(m_mutex);
   if (closed() || m_final_queued || m_mode == Mode::responding) return;
-  m_direct_fd = -1;  // the connection writes the end, so it knows when the exchange is over
+  if (m_direct_fd >= 0) return write_direct_locked(chunk, true);
   start_streaming_locked();
+  if (!chunk.empty()) append_chunk(m_pending, chunk);
   m_pending.append(k_last_chunk);
   m_final_queued = true;
   request_flush_locked();
@@ -120,6 +134,7 @@ bool StreamCore::take_pending(std::string& out, bool& last, int direct_fd) {
   m_flush_requested = false;
   last = false;
   if (m_pending.empty()) {
+    last = m_ended_direct;
     if (direct_fd >= 0 && !closed() && m_mode == Mode::streaming && !m_final_queued) m_direct_fd = direct_fd;
     return false;
   }

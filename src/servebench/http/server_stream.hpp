@@ -41,6 +41,7 @@ class StreamCore : public std::enable_shared_from_this<StreamCore> {
   // Producer side, any thread (see http::Stream).
   void send(std::string_view chunk);
   void finish();
+  void finish_with(std::string_view chunk);
   void respond(Response response);
   void on_close(std::function<void()> fn);
   bool closed() const noexcept { return m_closed.load(std::memory_order_acquire); }
@@ -51,8 +52,9 @@ class StreamCore : public std::enable_shared_from_this<StreamCore> {
 
   // Connection side, on its strand.
   // Moves the queued bytes into the empty `out`; `last` tells whether they end the response.
-  // False when nothing is queued: then, when `direct_fd` ≥ 0 and the response is streaming and
-  // not ended, producers write straight to that socket until the next queued byte.
+  // False when nothing is queued: then `last` tells whether a producer wrote the end itself (the
+  // exchange is over), and otherwise, when `direct_fd` ≥ 0 and the response is streaming, producers
+  // write straight to that socket until the next queued byte.
   bool take_pending(std::string& out, bool& last, int direct_fd = -1);
   std::optional<Response> take_response();
   // The exchange ended (written, client gone, server stopping): runs on_close once.
@@ -62,8 +64,9 @@ class StreamCore : public std::enable_shared_from_this<StreamCore> {
   enum class Mode { undecided, streaming, responding };
   // Under m_mutex: asks the connection for one flush unless one is already on its way.
   void request_flush_locked();
-  // Under m_mutex, in direct mode: writes one chunk frame to the socket; queues what it did not take.
-  void write_direct_locked(std::string_view chunk);
+  // Under m_mutex, in direct mode: writes one chunk frame (then the end of the response, when
+  // `last`) to the socket in one sendmsg; queues what it did not take.
+  void write_direct_locked(std::string_view chunk, bool last);
   void start_streaming_locked();
   void notify(StreamEvent event);
 
@@ -76,7 +79,8 @@ class StreamCore : public std::enable_shared_from_this<StreamCore> {
   std::string m_pending;  // framed bytes not yet handed to the connection
   std::optional<Response> m_response;
   bool m_flush_requested = false;
-  bool m_final_queued = false;  // the terminating chunk is in m_pending or already taken
+  bool m_final_queued = false;  // the terminating chunk is in m_pending, taken, or written directly
+  bool m_ended_direct = false;  // a producer wrote the terminating chunk itself
   int m_direct_fd = -1;         // ≥ 0: the connection lets producers write to this socket
   std::atomic<bool> m_closed{false};
   std::function<void()> m_on_close;
@@ -89,6 +93,7 @@ class StreamHandle final : public Stream {
   ~StreamHandle() override { m_core->producer_released(); }
   void send(std::string_view chunk) override { m_core->send(chunk); }
   void finish() override { m_core->finish(); }
+  void finish_with(std::string_view chunk) override { m_core->finish_with(chunk); }
   void respond(Response response) override { m_core->respond(std::move(response)); }
   void on_close(std::function<void()> fn) override { m_core->on_close(std::move(fn)); }
   bool closed() const noexcept override { return m_core->closed(); }

@@ -47,7 +47,7 @@ void StreamClient::Impl::start(Request&& request, StreamSink& sink, std::chrono:
     }
   }
   const bool reused = connection != nullptr;
-  if (!connection) connection = std::make_shared<Connection>(*this, loop.impl().ioc);
+  if (!connection) connection = std::make_shared<Connection>(*this, loop.impl());
   connection->active_index = active.size();
   active.push_back(connection);
   connection->begin(std::move(request), sink, {.total = timeout, .stall = stall}, reused);

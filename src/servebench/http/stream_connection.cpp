@@ -2,11 +2,12 @@
 
 #include <sys/socket.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 
 #include <boost/asio/connect.hpp>
-#include <boost/asio/post.hpp>
+#include <boost/beast/core/buffers_range.hpp>
 #include <boost/beast/http/write.hpp>
 
 #include "servebench/util/strings.hpp"
@@ -34,12 +35,21 @@ std::size_t ResponseParser::on_body_impl(bsv body, ec_t&) {
   return body.size();
 }
 
-Connection::Connection(StreamClient::Impl& owner, asio::io_context& ioc)
-    : m_owner(&owner), m_clock(*owner.options.clock), m_socket(ioc), m_timer(ioc), m_stall_timer(ioc) {
+Connection::Connection(StreamClient::Impl& owner, EventLoopImpl& loop)
+    : m_owner(&owner), m_loop(loop), m_clock(*owner.options.clock), m_socket(loop.ioc), m_timer(loop.ioc),
+      m_stall_timer(loop.ioc) {
   m_buffer.reserve(owner.options.read_chunk);
 }
 
+// Also runs while the loop's io_context is destroyed (a handler held the last reference): only
+// the poller, which outlives the io_context, is touched.
+Connection::~Connection() {
+  if (m_watch != 0 && m_fd >= 0) m_loop.unwatch(m_watch, m_fd);
+  if (!m_socket.is_open() && m_fd >= 0) ::close(m_fd);  // else the Asio socket closes it
+}
+
 void Connection::begin(Request&& request, StreamSink& sink, Limits limits, bool reused) {
+  m_loop.asio_due();  // timers, and maybe a connect
   const std::chrono::nanoseconds timeout = limits.total;
   const std::uint64_t call = ++m_call;
   ++m_attempt;
@@ -48,7 +58,6 @@ void Connection::begin(Request&& request, StreamSink& sink, Limits limits, bool 
   m_reconnects = 0;
   m_reused = reused;
   m_got_bytes = false;
-  m_more = false;
   m_error_body.clear();
   m_parser.emplace(*this);
   m_request = {};
@@ -95,19 +104,28 @@ void Connection::watch_stall(std::uint64_t call) {
 
 bool Connection::reusable_now() {
   char byte = 0;
-  const ssize_t n = ::recv(m_socket.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  const ssize_t n = ::recv(m_fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
   return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
 }
 
 void Connection::close_socket() {
-  beast::error_code ignored;
-  m_socket.close(ignored);
+  if (m_watch != 0 && m_fd >= 0) m_loop.unwatch(m_watch, m_fd);
+  m_watch = 0;
+  if (m_socket.is_open()) {  // connecting, or Asio writes a request's rest: Asio closes it
+    m_loop.asio_due();       // its pending operations complete as aborted
+    beast::error_code ignored;
+    m_socket.close(ignored);
+  } else if (m_fd >= 0) {
+    ::close(m_fd);
+  }
+  m_fd = -1;
   m_open = false;
 }
 
 void Connection::connect() {
+  m_loop.asio_due();
   asio::async_connect(m_socket, m_owner->endpoints,
-                      [self = shared_from_this(), attempt = m_attempt](const beast::error_code& ec, const tcp::endpoint&) {
+                      [self = shared_from_this(), attempt = m_attempt](const beast::error_code& ec, const tcp::endpoint& peer) {
                         if (self->stale(attempt)) return;
                         if (ec) {
                           return self->finish(StreamResult::connect_refused,
@@ -115,54 +133,101 @@ void Connection::connect() {
                                                           util::to_lower(ec.message())),
                                               false);
                         }
-                        beast::error_code ignored;
-                        self->m_socket.set_option(tcp::no_delay(true), ignored);
-                        if (self->m_owner->options.read_observer != nullptr) {
-                          const int on = 1;  // the kernel stamps each segment on arrival (software RX time)
-                          ::setsockopt(self->m_socket.native_handle(), SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on));
-                        }
-                        self->m_open = true;
-                        ++self->m_owner->opened;
-                        self->send();
+                        self->on_connected(peer);
                       });
 }
 
-// The response is read while the request is written, so a server that answers early (413 on a
-// large body) is heard even if it stops reading.
+// Out of Asio's reactor and into the loop's poller, from here to the close: the response cannot
+// arrive before the request is sent.
+void Connection::on_connected(const tcp::endpoint& peer) {
+  beast::error_code ec;
+  m_socket.set_option(tcp::no_delay(true), ec);
+  if (m_owner->options.read_observer != nullptr) {
+    const int on = 1;  // the kernel stamps each segment on arrival (software RX time)
+    ::setsockopt(m_socket.native_handle(), SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof(on));
+  }
+  m_protocol = peer.protocol();
+  m_fd = m_socket.release(ec);  // stays non-blocking, as Asio made it to connect
+  if (ec) return finish(StreamResult::reset, fmt::format("{}: {}", m_owner->host_port(), ec.message()), false);
+  auto watch = m_loop.watch(m_fd, *this);
+  if (!watch) return finish(StreamResult::reset, fmt::format("{}: {}", m_owner->host_port(), watch.error().message), false);
+  m_watch = *watch;
+  m_open = true;
+  ++m_owner->opened;
+  send();
+}
+
+// One sendmsg of the request as Beast's serializer renders it (header and body gathered), which
+// a connected loopback or LAN socket nearly always takes whole. The response is read while the
+// request is written, so a server that answers early (413 on a large body) is heard even if it
+// stops reading.
 void Connection::send() {
   const util::TimePoint sent_at = m_clock.now();
+  m_sink->on_sent(sent_at);
   m_writing = true;
-  bhttp::async_write(m_socket, m_request, [self = shared_from_this(), attempt = m_attempt](const beast::error_code& ec, std::size_t) {
+  m_serializer.emplace(m_request);
+  std::array<iovec, 16> iov{};
+  std::size_t count = 0;
+  beast::error_code ec;
+  m_serializer->next(ec, [&](beast::error_code&, const auto& buffers) {
+    for (const auto buffer : beast::buffers_range_ref(buffers)) {
+      if (count == iov.size()) break;
+      iov[count++] = iovec{const_cast<void*>(buffer.data()), buffer.size()};
+    }
+  });
+  if (ec) return on_send_failed(ec);
+  msghdr msg{};
+  msg.msg_iov = iov.data();
+  msg.msg_iovlen = count;
+  const ssize_t sent = ::sendmsg(m_fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+  if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+    return on_send_failed(beast::error_code(errno, boost::system::system_category()));
+  }
+  m_serializer->consume(sent > 0 ? static_cast<std::size_t>(sent) : 0);
+  if (!m_serializer->is_done()) return send_rest();
+  m_writing = false;
+  m_serializer.reset();
+}
+
+void Connection::send_rest() {
+  m_loop.asio_due();
+  beast::error_code ec;
+  m_socket.assign(m_protocol, m_fd, ec);
+  if (ec) return on_send_failed(ec);
+  bhttp::async_write(m_socket, *m_serializer, [self = shared_from_this(), attempt = m_attempt](const beast::error_code& ec, std::size_t) {
     if (self->stale(attempt)) return;
     self->m_writing = false;
-    if (!ec || self->m_status != 0) return;  // with a response under way, the read decides
-    if (self->retried()) return;
-    self->finish(StreamResult::reset, fmt::format("cannot send to {}: {}", self->m_owner->host_port(), ec.message()),
-                 false);
+    if (self->m_socket.is_open()) (void)self->m_socket.release();  // back to the poller alone
+    if (ec) return self->on_send_failed(ec);
+    self->m_serializer.reset();
   });
-  read();
-  m_sink->on_sent(sent_at);
 }
 
-// One read per readiness: wait until the socket is readable, then read once. async_read_some
-// would first try a read that, right after a chunk was read, almost always returns EAGAIN — one
-// wasted syscall per token when tokens arrive one per read, as from a real GPU. Epoll is
-// edge-triggered, so a read that filled the buffer may have left bytes no new edge will announce:
-// then the next read goes at once.
-void Connection::read() {
-  if (m_more) {
-    asio::post(m_socket.get_executor(), [self = shared_from_this(), attempt = m_attempt] { self->read_now(attempt); });
-    return;
+void Connection::on_send_failed(const beast::error_code& ec) {
+  m_writing = false;
+  if (m_status != 0) return;  // with a response under way, the read decides
+  if (retried()) return;
+  finish(StreamResult::reset, fmt::format("cannot send to {}: {}", m_owner->host_port(), ec.message()), false);
+}
+
+// One read per readiness. The poller is edge-triggered, so this reads again only when the last
+// read filled the buffer (bytes may be left that no new edge will announce) or the peer hung up
+// (end of file or the error is still to be read); a read that returned less than it asked for
+// emptied the receive queue, and the next arrival is a new edge. No read is known to return EAGAIN.
+// An idle pooled connection ignores its edges: the peek before reuse finds what the server did.
+void Connection::on_ready(std::uint32_t events) {
+  const auto keep_alive = shared_from_this();  // a sink may release this connection
+  const bool hangup = (events & ReadPoller::k_hangup) != 0;
+  for (;;) {
+    if (m_sink == nullptr || !m_open) return;
+    const std::uint64_t attempt = m_attempt;
+    const ReadStatus status = read_once();
+    if (status == ReadStatus::ended || status == ReadStatus::empty || stale(attempt)) return;
+    if (status == ReadStatus::drained && !hangup) return;
   }
-  m_socket.async_wait(tcp::socket::wait_read, [self = shared_from_this(), attempt = m_attempt](const beast::error_code& ec) {
-    if (self->stale(attempt)) return;
-    if (ec) return self->on_read_error(ec);
-    self->read_now(attempt);
-  });
 }
 
-void Connection::read_now(std::uint64_t attempt) {
-  if (stale(attempt)) return;
+Connection::ReadStatus Connection::read_once() {
   const auto space = m_buffer.prepare(m_owner->options.read_chunk);
   iovec iov{space.data(), space.size()};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
@@ -173,16 +238,20 @@ void Connection::read_now(std::uint64_t attempt) {
     msg.msg_control = control;
     msg.msg_controllen = sizeof(control);
   }
-  const ssize_t n = ::recvmsg(m_socket.native_handle(), &msg, MSG_DONTWAIT);
+  const ssize_t n = ::recvmsg(m_fd, &msg, MSG_DONTWAIT);
   const util::TimePoint at = m_clock.now();  // first, before any parsing
   if (n < 0) {
     const int err = errno;
-    m_more = err == EINTR;
-    if (err == EAGAIN || err == EWOULDBLOCK || err == EINTR) return read();  // a spurious wake-up
-    return on_read_error(beast::error_code(err, boost::system::system_category()));
+    if (err == EINTR) return ReadStatus::more;
+    if (err == EAGAIN || err == EWOULDBLOCK) return ReadStatus::empty;
+    on_read_error(beast::error_code(err, boost::system::system_category()));
+    return ReadStatus::ended;
   }
-  if (n == 0) return finish_at_eof();
-  m_more = static_cast<std::size_t>(n) == space.size();
+  if (n == 0) {
+    finish_at_eof();
+    return ReadStatus::ended;
+  }
+  const bool full = static_cast<std::size_t>(n) == space.size();
   m_arrival.reset();
   for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
     if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
@@ -196,6 +265,7 @@ void Connection::read_now(std::uint64_t attempt) {
   m_read_at = at;
   m_last_byte = at;
   parse();
+  return full ? ReadStatus::more : ReadStatus::drained;
 }
 
 void Connection::on_read_error(const beast::error_code& ec) {
@@ -226,7 +296,7 @@ void Connection::parse() {
     if (m_parser->is_done()) break;
   }
   observe_read();
-  if (!m_parser->is_done()) return read();
+  if (!m_parser->is_done()) return;  // the next edge brings more
   const bool ok = m_status >= 200 && m_status < 300;
   // Reuse only a connection in a clean state: whole request written, no stray bytes, and a
   // server that keeps it open (HTTP/1.1 without "Connection: close"; HTTP/1.0 only with keep-alive).
@@ -252,7 +322,6 @@ bool Connection::retried() {
   ++m_attempt;  // the old socket's pending completions become stale
   close_socket();
   m_writing = false;
-  m_more = false;
   m_buffer.clear();
   m_parser.emplace(*this);
   connect();
@@ -276,6 +345,7 @@ void Connection::on_body(std::string_view bytes) {
 // may start its next request from on_done — possibly on this very connection.
 void Connection::finish(StreamResult result, std::string message, bool reusable) {
   if (m_sink == nullptr) return;
+  m_loop.asio_due();  // timers cancelled
   StreamSink* sink = std::exchange(m_sink, nullptr);
   if (m_timer_armed) m_timer.cancel();
   m_timer_armed = false;

@@ -14,10 +14,12 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/basic_parser.hpp>
 #include <boost/beast/http/message.hpp>
+#include <boost/beast/http/serializer.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <fmt/format.h>
 
 #include "servebench/http/event_loop_impl.hpp"
+#include "servebench/http/read_poller.hpp"
 #include "servebench/http/stream_client.hpp"
 
 namespace servebench::http::detail {
@@ -77,15 +79,21 @@ struct StreamClient::Impl {
 
 namespace servebench::http::detail {
 
-// One keep-alive connection and the request running on it. Completion handlers hold a
-// shared_ptr and the attempt number, so a late completion of an earlier attempt does nothing;
-// the timer holds the call number (one per request, which may span two attempts).
-class Connection : public std::enable_shared_from_this<Connection> {
+// One keep-alive connection and the request running on it. Asio connects; then the socket
+// leaves Asio's reactor (so an arrival wakes one epoll, not two) and the loop's ReadPoller
+// watches it until the close: each readiness gets one recvmsg (another only when that one filled
+// the buffer, or the peer hung up). A request is written with one sendmsg of what Beast's
+// serializer renders; only a socket that does not take it all goes back to Asio for the rest.
+// Completion handlers hold a shared_ptr and the attempt number, so a late completion of an
+// earlier attempt does nothing; the timer holds the call number (one per request, which may
+// span two attempts).
+class Connection final : public std::enable_shared_from_this<Connection>, public ReadyHandler {
  public:
   struct Limits {
     std::chrono::nanoseconds total{0}, stall{0};  // zero: none
   };
-  Connection(StreamClient::Impl& owner, boost::asio::io_context& ioc);
+  Connection(StreamClient::Impl& owner, EventLoopImpl& loop);
+  ~Connection();
 
   // `reused`: the connection came from the pool, so the server may have closed it meanwhile.
   void begin(Request&& request, StreamSink& sink, Limits limits, bool reused);
@@ -98,14 +106,23 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Parser side.
   void on_header(int status, std::string_view content_type);
   void on_body(std::string_view bytes);
+  // ReadPoller side: the socket became readable (or hung up).
+  void on_ready(std::uint32_t events) override;
 
   std::size_t active_index = 0;  // position in the owner's active list
 
  private:
+  // What one read found: bytes, and the receive queue is empty now (drained) or may not be (more:
+  // the buffer filled); no bytes (empty: a spurious edge); or the request ended (end of file or an
+  // error, already reported).
+  enum class ReadStatus { drained, more, empty, ended };
   void connect();
+  void on_connected(const boost::asio::ip::tcp::endpoint& peer);
   void send();
-  void read();
-  void read_now(std::uint64_t attempt);
+  // Hands what the socket did not take to Asio (the socket is Asio's again until it is written).
+  void send_rest();
+  void on_send_failed(const boost::beast::error_code& ec);
+  ReadStatus read_once();
   void on_read_error(const boost::beast::error_code& ec);
   void parse();
   void observe_read();
@@ -119,13 +136,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool stale(std::uint64_t attempt) const { return attempt != m_attempt || m_sink == nullptr; }
 
   StreamClient::Impl* m_owner;
+  EventLoopImpl& m_loop;
   const util::Clock& m_clock;
-  boost::asio::ip::tcp::socket m_socket;
+  boost::asio::ip::tcp::socket m_socket;  // open while connecting, and while Asio writes a request's rest
+  int m_fd = -1;                          // the connected socket (this connection's to close unless Asio holds it)
+  boost::asio::ip::tcp m_protocol = boost::asio::ip::tcp::v4();
   boost::asio::steady_timer m_timer;
   boost::asio::steady_timer m_stall_timer;
   boost::beast::flat_buffer m_buffer;
   std::optional<ResponseParser> m_parser;
   boost::beast::http::request<boost::beast::http::string_body> m_request;
+  std::optional<boost::beast::http::serializer<true, boost::beast::http::string_body>> m_serializer;
   StreamSink* m_sink = nullptr;
   std::uint64_t m_call = 0, m_attempt = 0;
   util::TimePoint m_read_at{};
@@ -141,7 +162,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool m_stall_armed = false;
   bool m_reused = false;
   bool m_got_bytes = false;
-  bool m_more = false;  // the last read filled the buffer: bytes may be waiting without a new edge
+  ReadPoller::Token m_watch = 0;  // the socket's registration with the loop's ReadPoller
 };
 
 }  // namespace servebench::http::detail

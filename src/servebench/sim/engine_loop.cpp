@@ -133,9 +133,14 @@ void EngineLoop::dispatch(const StepResult& step) {
     if (it == m_live.end()) continue;  // cancelled meanwhile
     const Live& live = it->second;     // erased below, after its last use
     const bool stopped = live.generation->on_event(live.item, event, now, m_buffers);
+    if (live.generation->pending() && (m_to_flush.empty() || m_to_flush.back() != live.generation)) {
+      m_to_flush.push_back(live.generation);
+    }
     if (stopped) m_stopped.push_back(event.id);
     if (stopped || event.finish != FinishReason::none) m_live.erase(it);
   }
+  for (const auto& generation : m_to_flush) generation->flush();  // one write per connection per step
+  m_to_flush.clear();
 }
 
 void EngineLoop::answer_flushes() {

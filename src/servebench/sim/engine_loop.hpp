@@ -90,6 +90,7 @@ class EngineLoop {
   ChunkBuffers m_buffers;
   std::unordered_map<RequestId, Live> m_live;
   std::vector<RequestId> m_stopped;  // stop strings matched this step: ended after dispatch
+  std::vector<std::shared_ptr<Generation>> m_to_flush;  // several-item generations written this step
   std::vector<PendingFlush> m_flushes;
   util::TimePoint m_origin{};
   bool m_stalled = false;  // the last step made no progress: wait for a task before stepping again

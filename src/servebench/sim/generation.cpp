@@ -87,10 +87,26 @@ bool Generation::on_event(std::size_t index, const TokenEvent& event, VirtualTim
     buffers.frame.clear();
     stream_chunk(index, buffers);
     if (m_open_items == 0) finish_stream(buffers);
-    if (!buffers.frame.empty()) m_stream->send(buffers.frame);
-    if (m_open_items == 0) m_stream->finish();
+    if (m_items.size() > 1) {
+      m_outbox.append(buffers.frame);
+      m_outbox_last = m_open_items == 0;
+    } else if (m_open_items == 0) {
+      m_stream->finish_with(buffers.frame);  // the last chunk and the end of the response: one write
+    } else if (!buffers.frame.empty()) {
+      m_stream->send(buffers.frame);
+    }
   }
   return stop && event.finish == FinishReason::none;
+}
+
+void Generation::flush() {
+  if (m_outbox_last) {
+    m_stream->finish_with(m_outbox);
+  } else if (!m_outbox.empty()) {
+    m_stream->send(m_outbox);
+  }
+  m_outbox.clear();
+  m_outbox_last = false;
 }
 
 // Detokenizes the new tokens onto the item's text; when a stop string now matches, returns its

@@ -53,6 +53,13 @@ class Generation {
   // before the engine finished the item: the caller cancels its engine request.
   bool on_event(std::size_t item, const TokenEvent& event, VirtualTime now, ChunkBuffers& buffers);
 
+  // A generation of several items (n > 1, a /generate batch) writes once per engine step: its
+  // items' chunks gather until the engine loop calls flush() after the step's events. (Their
+  // sb_emit_ns stamps are taken when encoded, so they include the rest of that dispatch.) A
+  // single item's chunk goes out from on_event, its last one with the end of the response.
+  bool pending() const { return !m_outbox.empty() || m_outbox_last; }
+  void flush();
+
   std::span<const RequestId> ids() const { return m_ids; }
   bool finished() const { return m_open_items == 0 && !m_ids.empty(); }
   bool closed() const { return m_stream->closed(); }
@@ -94,6 +101,8 @@ class Generation {
   std::vector<Item> m_items;
   std::size_t m_open_items = 0;
   std::size_t m_stop_holdback = 0;  // longest stop string - 1: text that may still become a match
+  std::string m_outbox;             // several items: this step's frames, written by flush()
+  bool m_outbox_last = false;       // several items: the response ends with this step's write
 };
 
 }  // namespace servebench::sim

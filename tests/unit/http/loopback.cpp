@@ -107,6 +107,34 @@ std::string raw_exchange(std::uint16_t port, const std::string& bytes, std::chro
   return got;
 }
 
+Listener::Listener() {
+  m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address = loopback_address(0);
+  ::bind(m_fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  ::listen(m_fd, 1024);  // hundreds of clients may connect at once
+  socklen_t length = sizeof address;
+  ::getsockname(m_fd, reinterpret_cast<sockaddr*>(&address), &length);
+  m_port = ntohs(address.sin_port);
+}
+
+Listener::~Listener() { ::close(m_fd); }
+
+int Listener::accept_request(std::chrono::milliseconds within) {
+  pollfd p{m_fd, POLLIN, 0};
+  if (::poll(&p, 1, static_cast<int>(within.count())) <= 0) return -1;
+  const int fd = ::accept(m_fd, nullptr, nullptr);
+  if (fd < 0) return -1;
+  set_receive_timeout(fd, 3000ms);
+  raw_read_until(fd, "\r\n\r\n");
+  return fd;
+}
+
+void raw_reset(int fd) {
+  const linger abort_on_close{1, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort_on_close, sizeof abort_on_close);
+  ::close(fd);
+}
+
 RawServer::RawServer(std::string reply, int connections, bool keep_open) {
   m_listen_fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in address = loopback_address(0);

@@ -114,6 +114,25 @@ class RawServer {
   std::vector<int> m_open_fds;
 };
 
+// A listening socket on 127.0.0.1:<ephemeral> whose connections the test accepts and drives
+// itself (writes, half-closes, resets), for responses split or cut exactly where a test wants.
+class Listener {
+ public:
+  Listener();
+  ~Listener();
+  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(m_port); }
+  // The next connection with its request head read (and a 3 s receive timeout); -1 when none
+  // came within `within`. The caller closes it.
+  int accept_request(std::chrono::milliseconds within = 5000ms);
+
+ private:
+  int m_fd = -1;
+  std::uint16_t m_port = 0;
+};
+
+// Closes `fd` with a reset (SO_LINGER 0) instead of an orderly end of file.
+void raw_reset(int fd);
+
 // Sends `bytes` on a fresh connection to 127.0.0.1:port and returns everything read until the
 // server closes (or `within` passes). For malformed-request tests.
 std::string raw_exchange(std::uint16_t port, const std::string& bytes, std::chrono::milliseconds within = 3000ms);

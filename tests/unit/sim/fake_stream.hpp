@@ -25,6 +25,16 @@ class FakeStream final : public http::Stream {
     m_cv.notify_all();
   }
   void finish() override { end(); }
+  void finish_with(std::string_view chunk) override {
+    {
+      std::lock_guard lock(m_mutex);
+      if (m_closed) return;
+      m_sent += chunk;
+      m_sends += chunk.empty() ? 0 : 1;
+      m_ended_with_bytes = !chunk.empty();
+    }
+    end();
+  }
   void respond(http::Response response) override {
     {
       std::lock_guard lock(m_mutex);
@@ -59,6 +69,16 @@ class FakeStream final : public http::Stream {
     std::unique_lock lock(m_mutex);
     return m_cv.wait_for(lock, within, [&] { return m_sends >= n || m_closed; }) && m_sends >= n;
   }
+  // Writes with bytes (send, or finish_with a chunk): what would be socket writes.
+  int sends() const {
+    std::lock_guard lock(m_mutex);
+    return m_sends;
+  }
+  // The end came with the last bytes, in one write.
+  bool ended_with_bytes() const {
+    std::lock_guard lock(m_mutex);
+    return m_ended_with_bytes;
+  }
   std::string sent() const {
     std::lock_guard lock(m_mutex);
     return m_sent;
@@ -92,6 +112,7 @@ class FakeStream final : public http::Stream {
   std::condition_variable m_cv;
   std::string m_sent;
   int m_sends = 0;
+  bool m_ended_with_bytes = false;
   std::optional<http::Response> m_response;
   bool m_closed = false;
   std::function<void()> m_on_close;

@@ -38,8 +38,16 @@ struct Fixture {
   }
 
   // Tokens of `text` for item `item`; `completion` is the running count after them.
+  // One engine step with one event: the event, then the step's flush (as EngineLoop does).
   bool feed(Generation& g, std::size_t item, std::string_view text, std::int64_t completion,
             FinishReason finish = FinishReason::none, std::vector<std::int32_t> extra = {}) {
+    const bool stopped = event(g, item, text, completion, finish, std::move(extra));
+    g.flush();
+    return stopped;
+  }
+  // An event alone, within a step that goes on.
+  bool event(Generation& g, std::size_t item, std::string_view text, std::int64_t completion,
+             FinishReason finish = FinishReason::none, std::vector<std::int32_t> extra = {}) {
     held.push_back(tokenizer.encode(text));
     held.back().insert(held.back().end(), extra.begin(), extra.end());
     TokenEvent e;
@@ -188,6 +196,39 @@ TEST(Generation, StreamedBatchChunksNameTheirPrompt) {
   ASSERT_EQ(chunks.size(), 1u);
   EXPECT_EQ(chunks[0].at("index"), 1);
   EXPECT_EQ(chunks[0].at("text"), " b");
+}
+
+TEST(Generation, ASingleItemsLastChunkAndTheEndGoInOneWrite) {
+  Fixture f;
+  auto g = f.make(plan_for(wire::ServerRoute::completions, true));
+  f.feed(*g, 0, " alpha", 1);
+  EXPECT_EQ(f.stream->sends(), 1);  // a single item writes from on_event, before the step's flush
+  f.feed(*g, 0, " beta", 2, FinishReason::length);
+  EXPECT_EQ(f.stream->sends(), 2);  // the last chunk, usage, [DONE] and the end: one write
+  EXPECT_TRUE(f.stream->ended_with_bytes());
+  EXPECT_EQ(f.stream->events().back(), "[DONE]");
+}
+
+TEST(Generation, SeveralItemsOfOneStepGoOutInOneWrite) {
+  Fixture f;
+  auto plan = plan_for(wire::ServerRoute::completions, true);
+  plan.batch = true;
+  auto g = f.make(std::move(plan), 2);
+  f.event(*g, 0, " a", 1);
+  f.event(*g, 1, " b", 1);
+  EXPECT_EQ(f.stream->sends(), 0);  // gathered until the step ends
+  EXPECT_TRUE(g->pending());
+  g->flush();
+  EXPECT_EQ(f.stream->sends(), 1);
+  EXPECT_FALSE(g->pending());
+  EXPECT_EQ(f.chunks().size(), 2u);
+  f.event(*g, 0, " c", 2, FinishReason::length);
+  f.event(*g, 1, " d", 2, FinishReason::length);
+  g->flush();
+  EXPECT_EQ(f.stream->sends(), 2);  // both last chunks, [DONE] and the end
+  EXPECT_TRUE(f.stream->closed());
+  EXPECT_TRUE(f.stream->ended_with_bytes());
+  EXPECT_EQ(f.stream->events().back(), "[DONE]");
 }
 
 TEST(Generation, NonStreamBatchGenerateIsAnArrayInPromptOrder) {
