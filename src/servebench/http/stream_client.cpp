@@ -42,6 +42,7 @@ void StreamClient::Impl::start(Request&& request, StreamSink& sink, std::chrono:
     connection = std::move(idle.back());
     idle.pop_back();
     if (!connection->reusable_now()) {  // the server closed it while it was idle
+      note_reuse(true);
       connection->close_socket();
       connection.reset();
     }
@@ -68,7 +69,7 @@ void StreamClient::Impl::release(Connection& connection, bool reusable) {
   }
   active.pop_back();
   if (closing) self->detach();
-  if (reusable && !closing && idle.size() < options.max_idle_connections) {
+  if (reusable && !closing && idle.size() < options.max_idle_connections && keep_in_pool()) {
     idle.push_back(std::move(self));
   } else if (reusable) {
     self->close_socket();

@@ -318,6 +318,7 @@ void Connection::finish_at_eof() {
 
 bool Connection::retried() {
   if (!m_reused || m_got_bytes || m_reconnects > 0 || m_owner == nullptr) return false;
+  m_owner->note_reuse(true);
   ++m_reconnects;
   ++m_attempt;  // the old socket's pending completions become stale
   close_socket();
@@ -353,6 +354,7 @@ void Connection::finish(StreamResult result, std::string message, bool reusable)
   m_stall_armed = false;
   if (m_reconnects > 0 && result != StreamResult::ok && !message.empty()) message += " (after reconnecting once)";
   StreamOutcome outcome{result, m_status, std::move(m_error_body), std::move(message), m_reconnects};
+  if (m_owner && m_reused && m_reconnects == 0 && m_got_bytes) m_owner->note_reuse(false);
   if (!reusable) close_socket();
   const auto keep_alive = shared_from_this();
   if (m_owner) m_owner->release(*this, reusable);

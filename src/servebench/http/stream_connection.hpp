@@ -63,6 +63,17 @@ struct StreamClient::Impl {
   void cancel_all();
   void release(detail::Connection& connection, bool reusable);
   std::string host_port() const { return fmt::format("{}:{}", url.host, url.port); }
+  // What a pooled connection turned out to be when reused: closed by the server (found closed when
+  // taken from the pool, or a request written into it got nothing back) or still open.
+  void note_reuse(bool server_closed) { closed_in_a_row = server_closed ? closed_in_a_row + 1 : 0; }
+  // Whether a finished connection goes back to the pool. After k_closed_streak pooled connections in
+  // a row were closed by the server (llama-server closes every connection after a streamed
+  // response, just after the last chunk), keeping them only costs a failed write and a reconnect
+  // inside the next request's TTFT, so each request connects anew; every k_probe_every-th release is
+  // pooled anyway, and one reuse that works turns pooling back on.
+  bool keep_in_pool() { return closed_in_a_row < k_closed_streak || ++unpooled % k_probe_every == 0; }
+  static constexpr int k_closed_streak = 3;
+  static constexpr std::uint64_t k_probe_every = 64;
 
   EventLoop& loop;
   Url url;
@@ -72,6 +83,8 @@ struct StreamClient::Impl {
   std::vector<std::shared_ptr<detail::Connection>> idle;
   std::vector<std::shared_ptr<detail::Connection>> active;
   std::uint64_t opened = 0;
+  int closed_in_a_row = 0;      // pooled connections the server had closed, since the last that worked
+  std::uint64_t unpooled = 0;   // releases not pooled because of that
   bool closing = false;
 };
 
