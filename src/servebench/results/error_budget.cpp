@@ -1,6 +1,7 @@
 #include "servebench/results/error_budget.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <boost/json.hpp>
 #include <fmt/format.h>
@@ -38,7 +39,10 @@ util::Result<MetricBudget> metric_from(const json::value& v, const std::string& 
                                                     {"max_abs_pct", &m.max_abs_pct}, {"bias_pct", &m.bias_pct}};
   for (const auto& [key, out] : fields) {
     const auto x = util::json_number(*o, key);
-    if (!x) return util::failf(ErrorKind::bad_input, "{}: metric {} needs a number \"{}\"", what, m.metric, key);
+    // A number too large for a double (1e999) parses as infinity, which no JSON writer can write back.
+    if (!x || !std::isfinite(*x)) {
+      return util::failf(ErrorKind::bad_input, "{}: metric {} needs a finite number \"{}\"", what, m.metric, key);
+    }
     *out = *x;
   }
   return m;
