@@ -37,6 +37,7 @@ struct RecordedFlag {
 struct ServeSimFlags {
   sim::SimConfig config;
   std::string model_card, model_path, served_model_name, kv_cache_dtype = "auto", speculative_algorithm;
+  std::string moe_a2a_backend = "none";
   std::string host = "127.0.0.1", log_level = "info", accept_rates, overrides_file;
   std::string api_key, admin_api_key;  // never echoed: not in /server_info, not in a log line
   int port = 30000, decode_log_interval = 40, io_threads = 2;
@@ -105,6 +106,12 @@ void define_parallel_and_memory(CLI::App& c, ServeSimFlags& f) {
   c.add_flag("--disable-cuda-graph", k.disable_cuda_graph, "every batch runs eagerly")->group(k_simulated);
   c.add_flag("--enable-mixed-chunk", k.enable_mixed_chunk, "decode rides along with prefill chunks")
       ->group(k_simulated);
+  c.add_flag("--enable-two-batch-overlap", k.enable_two_batch_overlap,
+             "two micro-batches: one's communication hides behind the other's compute")
+      ->group(k_simulated);
+  c.add_option("--moe-a2a-backend", f.moe_a2a_backend, "none | deepep (MoE dispatch / combine all-to-all; sets --ep-size to --tp-size)")
+      ->capture_default_str()
+      ->group(k_simulated);
 }
 
 void define_speculative_and_server(CLI::App& c, ServeSimFlags& f) {
@@ -145,6 +152,12 @@ void define_sim_flags(CLI::App& c, ServeSimFlags& f) {
   auto& k = f.config;
   c.add_option("--hw", k.hardware, "GPU card from data/hardware.yaml")->capture_default_str()->group(k_sim);
   c.add_option("--model", f.model_card, "model card from data/models/ (default llama-3.1-8b, or from --model-path)")
+      ->group(k_sim);
+  c.add_option("--sim-weight-dtype", k.weight_dtype,
+               "the checkpoint's weight format when not the card's: bf16 | fp16 | fp8 | int8 | nvfp4 | mxfp4 | int4")
+      ->group(k_sim);
+  c.add_option("--sim-engine", k.engine, "whose physics: sglang | vllm | llamacpp (data/engines/; the HTTP dialect stays SGLang's)")
+      ->capture_default_str()
       ->group(k_sim);
   c.add_option("--sim-time-scale", f.time_scale,
                "real seconds per simulated second: 1 real time, 0.1 ten times faster, 0 as fast as possible")
@@ -289,6 +302,9 @@ util::Result<sim::Deployment> resolve(ServeSimFlags& f) {
   if (!dtype) return std::unexpected(dtype.error());
   k.model = *card;
   k.kv_cache_dtype = *dtype;
+  auto a2a = sim::parse_moe_a2a_backend(f.moe_a2a_backend);
+  if (!a2a) return std::unexpected(a2a.error());
+  k.moe_a2a_backend = *a2a;
   if (!f.speculative_algorithm.empty()) {
     auto algorithm = sim::parse_spec_algorithm(f.speculative_algorithm);
     if (!algorithm) return std::unexpected(algorithm.error());

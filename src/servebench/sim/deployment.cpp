@@ -146,6 +146,31 @@ util::Result<void> plan_memory(Deployment& d) {
   return {};
 }
 
+// What the engine profile cannot represent (docs/sim.md "Engine profiles"): each error names the flag
+// and the profile field.
+util::Result<void> check_engine(const Deployment& d) {
+  const auto& c = d.config;
+  const auto& e = d.engine;
+  if (!e.tensor_parallel && c.tp_size > 1) {
+    return util::failf(util::ErrorKind::bad_input,
+                       "--tp-size {} with --sim-engine {}: {} splits layers across GPUs, not tensors (engine profile "
+                       "tensor_parallel false); use --pp-size for a layer split", c.tp_size, e.name, e.label);
+  }
+  if (d.spec.enabled && !e.speculative) {
+    return util::failf(util::ErrorKind::bad_input, "--speculative-algorithm with --sim-engine {}: drafting is not "
+                       "modelled for {} (engine profile speculative false)", e.name, e.label);
+  }
+  if (c.enable_two_batch_overlap && e.two_batch_overlap <= 0) {
+    return util::failf(util::ErrorKind::bad_input, "--enable-two-batch-overlap with --sim-engine {}: {} has no "
+                       "two-batch overlap (engine profile two_batch_overlap 0)", e.name, e.label);
+  }
+  if (c.moe_a2a_backend != MoeA2aBackend::none && !d.model.mlp.is_moe()) {
+    return util::failf(util::ErrorKind::bad_input, "--moe-a2a-backend {} needs a MoE model; '{}' is dense (model card "
+                       "mlp.experts is 0)", to_string(c.moe_a2a_backend), d.model.name);
+  }
+  return {};
+}
+
 util::Result<void> check_cards(const Deployment& d) {
   const auto& c = d.config;
   if (d.spec.enabled && !d.model.draft)
@@ -166,6 +191,7 @@ util::Result<void> check_cards(const Deployment& d) {
                        d.model.attention.kind == AttentionKind::mla ? "MLA: one latent head" : "GQA",
                        d.model.attention.kind == AttentionKind::mla ? 1 : d.model.attention.kv_heads, d.attention_tp());
   }
+  if (auto r = check_engine(d); !r) return r;
   if (c.pp_size > d.model.layers)
     return util::failf(util::ErrorKind::bad_input, "--pp-size {} exceeds the {} layers (model card layers)", c.pp_size, d.model.layers);
   if (c.context_length && *c.context_length > d.model.context_length)
@@ -182,9 +208,10 @@ void resolve_scheduler(Deployment& d) {
   const std::int64_t reqs = std::clamp<std::int64_t>(pool * 512 / d.context_length, 2048, 4096);
   d.max_running_requests =
       c.max_running_requests.value_or(static_cast<int>(std::min(pool / 2, reqs) * d.attention_dp()));
-  const std::int64_t chunk = c.chunked_prefill_size.value_or(8192);
+  const std::int64_t chunk = c.chunked_prefill_size.value_or(d.engine.prefill_budget_tokens);
   d.chunked_prefill_size = chunk < 0 ? c.max_prefill_tokens : std::min<std::int64_t>(chunk, c.max_prefill_tokens);
-  d.cuda_graph_max_bs = c.disable_cuda_graph ? 0 : c.cuda_graph_max_bs.value_or(160);
+  d.cuda_graph_max_bs = c.disable_cuda_graph ? 0 : c.cuda_graph_max_bs.value_or(d.engine.cuda_graph_max_bs);
+  d.mixed_chunk = c.enable_mixed_chunk || d.engine.mixed_prefill == MixedPrefill::always;
   d.max_req_input_len = std::min(d.context_length - 1, pool - 1);  // pool: one rank's
 }
 
@@ -194,7 +221,18 @@ util::Result<Deployment> make_deployment(const SimConfig& config, ModelCard mode
   if (auto v = validate(config); !v) return std::unexpected(v.error());
   Deployment d;
   d.config = config;
+  // SGLang: DeepEP needs every TP rank to own experts, so it sets --ep-size to --tp-size.
+  if (config.moe_a2a_backend == MoeA2aBackend::deepep) d.config.ep_size = config.tp_size;
+  auto engine = load_engine_profile(config.engine);
+  if (!engine) return std::unexpected(engine.error());
+  d.engine = std::move(*engine);
   d.model = std::move(model);
+  if (!config.weight_dtype.empty()) {
+    auto format = weight_format(config.weight_dtype);
+    if (!format) return util::failf(util::ErrorKind::bad_input, "--sim-weight-dtype: {}", format.error().message);
+    d.model.weight_dtype_bytes = format->bytes;
+    d.model.weight_gemm = format->gemm;
+  }
   d.hardware = std::move(hardware);
   apply_overrides(d.hardware.efficiency, config.efficiency);
   if (config.efficiency.routing_skew) d.model.mlp.routing_skew = *config.efficiency.routing_skew;

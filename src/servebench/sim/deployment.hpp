@@ -6,6 +6,7 @@
 #include <variant>
 #include <vector>
 
+#include "servebench/sim/engine_profile.hpp"
 #include "servebench/sim/hardware_card.hpp"
 #include "servebench/sim/model_card.hpp"
 #include "servebench/sim/sim_config.hpp"
@@ -40,6 +41,7 @@ struct Deployment {
   SimConfig config;  // as given, except efficiency overrides (folded into `hardware`)
   ModelCard model;
   HardwareCard hardware;
+  EngineProfile engine;  // the simulated engine's physics (config.engine)
   ParamBreakdown params;
   MemoryPlan memory;
   SpecPlan spec;
@@ -48,6 +50,7 @@ struct Deployment {
   int max_running_requests = 0;
   std::int64_t chunked_prefill_size = 0;  // per-batch prefill budget with max_prefill_tokens folded in
   int cuda_graph_max_bs = 0;
+  bool mixed_chunk = false;  // prefill chunks carry decodes: --enable-mixed-chunk, or an engine that always mixes
   std::int64_t context_length = 0;
   std::int64_t max_req_input_len = 0;
   // DP attention: attention groups (1 without it) and the TP size of one group (tp without it).
@@ -60,7 +63,7 @@ struct Deployment {
 // Validates `config`, loads its cards and resolves everything; fails (bad_input) naming the flag or
 // card at fault, e.g. when the weights do not fit in the memory fraction.
 util::Result<Deployment> make_deployment(const SimConfig& config);
-// Same with cards already loaded (tests, user-supplied cards).
+// Same with cards already loaded (tests, user-supplied cards); the engine profile is loaded by name.
 util::Result<Deployment> make_deployment(const SimConfig& config, ModelCard model, HardwareCard hardware);
 
 using FactValue = std::variant<std::nullptr_t, bool, std::int64_t, double, std::string>;

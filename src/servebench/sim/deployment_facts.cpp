@@ -39,6 +39,8 @@ std::vector<Fact> server_args(const Deployment& d) {
       {"cuda_graph_max_bs", i64(d.cuda_graph_max_bs)},
       {"disable_cuda_graph", c.disable_cuda_graph},
       {"enable_mixed_chunk", c.enable_mixed_chunk},
+      {"enable_two_batch_overlap", c.enable_two_batch_overlap},
+      {"moe_a2a_backend", std::string(to_string(c.moe_a2a_backend))},
       {"speculative_algorithm", text_or_null(to_string(c.speculative_algorithm))},
       {"speculative_num_steps", s.enabled ? i64(s.num_steps) : opt_int(c.speculative_num_steps)},
       {"speculative_eagle_topk", s.enabled ? i64(s.topk) : opt_int(c.speculative_eagle_topk)},
@@ -58,6 +60,9 @@ std::vector<Fact> sim_block(const Deployment& d) {
   return {
       {"hardware", d.hardware.name},
       {"model", d.model.name},
+      {"engine", d.engine.name},
+      {"overlap_scheduler", d.engine.overlap_scheduler},
+      {"mixed_chunk", d.mixed_chunk},
       {"vocab_size", d.model.vocab_size},
       {"gpus", std::int64_t{d.gpus()}},
       {"context_length", d.context_length},
@@ -76,6 +81,7 @@ std::vector<Fact> sim_block(const Deployment& d) {
       {"per_request_us", micros(e.per_request)},
       {"routing_skew", d.model.mlp.routing_skew},
       {"weight_dtype_bytes", d.model.weight_dtype_bytes},
+      {"weight_dtype", text_or_null(d.config.weight_dtype)},  // null: the model card's
       {"accept_rates", rates.empty() ? FactValue{nullptr} : FactValue{rates}},
       {"accept_rates_source", d.spec.enabled ? FactValue{d.spec.accept_source} : FactValue{nullptr}},
       {"seed", static_cast<std::int64_t>(d.config.sim_seed)},

@@ -22,10 +22,14 @@ bool Engine::launch(int slot, VirtualTime at) {
   StepLog log;
   log.micro_batch = slot;
   std::int64_t budget = m_d.chunked_prefill_size;
+  // A mixed batch's decodes take their share of the prefill budget (SGLang's PrefillAdder subtracts
+  // the running batch; vLLM schedules the decodes first).
+  const auto s = static_cast<std::size_t>(slot);
+  if (m_d.mixed_chunk) budget -= static_cast<std::int64_t>(m_slots[s].size()) - m_prefilling[s];
   continue_prefill(slot, shape, log, budget);
   admit(slot, shape, log, budget);
   const bool prefill = shape.prefill_chunks > 0;
-  if (!prefill || m_d.config.enable_mixed_chunk) add_decodes(slot, shape, log);
+  if (!prefill || m_d.mixed_chunk) add_decodes(slot, shape, log);
   if (shape.tokens() == 0) return false;
   shape.cuda_graph = !prefill && shape.decode_requests <= m_d.cuda_graph_max_bs;
   const StepCost cost = m_perf.stage_time(shape);

@@ -19,6 +19,7 @@ Efficiency read_efficiency(CardReader& r) {
   e.all_reduce_base = r.micros("all_reduce_base_us");
   e.hop_latency = r.micros("hop_latency_us");
   e.runtime_reserve_gib = r.number("runtime_reserve_gib");
+  e.gemm_half_tokens = r.number_or("gemm_half_tokens", e.gemm_half_tokens);
   e.per_sequence = r.micros_or("per_sequence_us", 0);
   e.per_request = r.micros_or("per_request_us", 0);
   return e;
@@ -48,6 +49,10 @@ util::Result<HardwareCard> read_card(const std::string& file, const YAML::Node& 
     r->absorb(*e);
   }
   if (auto done = r->finish(); !done) return std::unexpected(done.error());
+  if (!(h.efficiency.gemm_half_tokens >= 0 && h.efficiency.gemm_half_tokens <= 1e6)) {
+    return util::failf(util::ErrorKind::bad_input, "{}: gpu '{}': efficiency.gemm_half_tokens must be in [0, 1e6]", file,
+                       h.name);
+  }
   if (h.hbm_tbs <= 0 || h.bf16_tflops <= 0 || h.memory_gb <= 0 || h.pcie_gbs <= 0) {
     return util::failf(util::ErrorKind::bad_input, "{}: gpu '{}': memory, bandwidth, bf16 and pcie must be > 0", file,
                        h.name);

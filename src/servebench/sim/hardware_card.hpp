@@ -21,6 +21,8 @@ struct Efficiency {
   Nanos all_reduce_base{8'000};     // fixed all-reduce latency
   Nanos hop_latency{1'500};         // per ring hop
   double runtime_reserve_gib = 1.0; // CUDA context, NCCL/all-reduce buffers: taken before weights load
+  // GEMM rows (tokens) at which a GEMM reaches half of `mfu` (docs/sim.md "GEMM efficiency").
+  double gemm_half_tokens = 64;
   // Engine CPU time not hidden behind the GPU (docs/sim.md "CPU costs"); 0 unless calibrated.
   Nanos per_sequence{0};            // per running sequence per forward (scheduler bookkeeping, sampling)
   Nanos per_request{0};             // once per request at admission (HTTP parse, tokenize, detokenize)

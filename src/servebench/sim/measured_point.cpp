@@ -23,6 +23,7 @@ util::Result<MeasuredPoint> read_point(const boost::json::object& o, const std::
   c.tp_size = static_cast<int>(util::json_int(o, "tp").value_or(1));
   c.ep_size = static_cast<int>(util::json_int(o, "ep").value_or(1));
   c.pp_size = static_cast<int>(util::json_int(o, "pp").value_or(1));
+  c.engine = util::json_string(o, "engine").value_or("sglang");  // the engine that measured it
   const std::string kv = util::json_string(o, "kv").value_or("");
   c.kv_cache_dtype = kv.starts_with("fp8") ? KvCacheDtype::fp8_e4m3 : kv.starts_with("fp4") ? KvCacheDtype::fp4_e2m1
                                                                                                : KvCacheDtype::bf16;

@@ -1,7 +1,7 @@
 #pragma once
 // Measured points the simulator is validated and calibrated against (docs/sim.md "sim validate"):
 // one JSON object per line, the flat benchmark-row layout of data/calibration/*.jsonl:
-//   {"source", "model", "hw", "gpus", "tp", "ep", "kv", "spec": null | {"algorithm", "steps", "topk",
+//   {"source", "model", "hw", "engine"? (sglang | vllm | llamacpp, default sglang), "gpus", "tp", "ep", "kv", "spec": null | {"algorithm", "steps", "topk",
 //    "draft_tokens", "adaptive", "accept_length"?}, "isl", "osl", "concurrency", "num_prompts",
 //    "ttft_ms_mean", "tpot_ms_mean", "total_tok_per_s_per_gpu", "output_tok_per_s"?}
 // Any metric may be absent (it is then not compared). Unknown keys are kept for labels only.

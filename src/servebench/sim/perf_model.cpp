@@ -41,9 +41,21 @@ std::vector<double> routing_probabilities(int experts, int k, double skew) {
   return p;
 }
 
+double gemm_efficiency(double tokens, double half_tokens) {
+  if (tokens <= 0) return 1;
+  return tokens / (tokens + half_tokens);
+}
+
 PerfModel::PerfModel(const Deployment& d)
-    : m_d(d), m_p(d.params), m_stage_fraction(static_cast<double>(d.memory.layers_per_stage) / d.model.layers) {
+    : m_d(d), m_coll(d), m_p(d.params),
+      m_stage_fraction(static_cast<double>(d.memory.layers_per_stage) / d.model.layers) {
   if (d.model.mlp.routing_skew > 0) m_pick = routing_probabilities(m_p.experts, m_p.experts_per_token, d.model.mlp.routing_skew);
+  const int ep = std::max(1, d.config.ep_size);
+  m_rank0_pick = static_cast<double>(m_p.experts_per_token) / ep;
+  if (!m_pick.empty() && ep > 1) {  // rank 0 holds popularity ranks 0, ep, 2ep, ...
+    m_rank0_pick = 0;
+    for (std::size_t i = 0; i < m_pick.size(); i += static_cast<std::size_t>(ep)) m_rank0_pick += m_pick[i];
+  }
 }
 
 void PerfModel::add_decode(BatchShape& b, std::int64_t context, int query_tokens) const {
@@ -90,7 +102,7 @@ double PerfModel::attention_share(const BatchShape& b) const {
   return std::ceil(static_cast<double>(n) / dp) / static_cast<double>(n);
 }
 
-double PerfModel::weight_bytes_read(double tokens) const {
+double PerfModel::weight_bytes_read(double tokens, double rank_hits) const {
   if (tokens <= 0) return 0;
   const auto& m = m_d.model;
   const double tp = m_d.config.tp_size, f = m_stage_fraction;
@@ -99,7 +111,7 @@ double PerfModel::weight_bytes_read(double tokens) const {
   const double dense = m_p.dense_layers * m_p.dense_mlp * m.weight_dtype_bytes / tp;
   // EP: a rank holds E/ep whole experts sliced by tp/ep; shared experts are sliced by TP on every rank.
   const double ep = m_d.config.ep_size;
-  const double experts = m_p.moe_layers * (experts_hit_per_rank(tokens) * ep + m_p.shared_experts) * m_p.expert *
+  const double experts = m_p.moe_layers * (rank_hits * ep + m_p.shared_experts) * m_p.expert *
                          m.weight_dtype_bytes / tp;
   const double head = (m_p.lm_head > 0 ? m_p.lm_head : m_p.embedding) * m.embedding_dtype_bytes / tp /
                       m_d.config.pp_size;
@@ -113,79 +125,65 @@ double PerfModel::kv_bytes_read(const BatchShape& b) const {
           (b.decode_full_ctx + b.prefill_kv_tokens) * mem.index_bytes_per_token_layer);
 }
 
-double PerfModel::flops(const BatchShape& b) const {
+double PerfModel::compute_seconds(const BatchShape& b, double rank_hits) const {
   const auto& m = m_d.model;
   const auto& a = m.attention;
-  const double tp = m_d.config.tp_size, f = m_stage_fraction;
+  const auto& e = m_d.hardware.efficiency;
+  const double rate = m_d.hardware.tensor_flops(m.weight_gemm) * e.mfu;
+  const auto at = [&](double flops, double rows) { return flops / (rate * gemm_efficiency(rows, e.gemm_half_tokens)); };
+  const double tp = m_d.config.tp_size, f = m_stage_fraction, ep = m_d.config.ep_size;
   const double atp = m_d.attention_tp(), share = attention_share(b);  // DP attention: this rank's part
+  const double tokens = static_cast<double>(b.tokens());
+  // Linear layers, each GEMM at the efficiency of its rows: attention projections over this rank's
+  // tokens, dense MLP and shared experts over all tokens, a routed expert over the tokens it received.
   const double attention = f * m.layers * (m_p.attention_sharded / atp + m_p.attention_replicated);
-  const double mlp = f * (m_p.dense_layers * m_p.dense_mlp / tp +
-                          m_p.moe_layers * (m_p.experts_per_token + m_p.shared_experts) * m_p.expert / tp);
+  const double dense = f * (m_p.dense_layers * m_p.dense_mlp + m_p.moe_layers * m_p.shared_experts * m_p.expert) / tp;
+  const double routed_tokens = tokens * m_rank0_pick;  // token-expert pairs on the busiest rank
+  const double routed = f * m_p.moe_layers * m_p.expert * ep / tp;
+  const double head_tokens = static_cast<double>(b.decode_tokens + b.prefill_chunks);
   const double head = (m_p.lm_head > 0 ? m_p.lm_head : m_p.embedding) / tp / m_d.config.pp_size;
-  double total = 2.0 * static_cast<double>(b.tokens()) * (share * attention + mlp) +
-                 2.0 * static_cast<double>(b.decode_tokens + b.prefill_chunks) * head;
+  double s = at(2.0 * tokens * share * attention, tokens * share) + at(2.0 * tokens * dense, tokens) +
+             at(2.0 * head_tokens * head, head_tokens);
+  if (rank_hits > 0) s += at(2.0 * routed_tokens * routed, routed_tokens / rank_hits);
   // Attention per (query, key) pair and head: 2 * (d_qk + d_v). MLA decode runs absorbed on the latent.
+  // The attention kernels tile over the keys, so they run at the card's rate (no rows curve).
   const bool mla = a.kind == AttentionKind::mla;
   const double decode_dims = mla ? 2.0 * a.kv_lora_rank + a.qk_rope_head_dim : 2.0 * a.head_dim;
   const double prefill_dims = mla ? 1.0 * a.qk_nope_head_dim + a.qk_rope_head_dim + a.v_head_dim : 2.0 * a.head_dim;
   const double layers = m_d.memory.layers_per_stage;
-  total += share * layers * 2.0 * (a.heads / atp) *
-           (decode_dims * b.decode_attn_pairs + prefill_dims * b.prefill_attn_pairs);
+  double pairs = share * layers * 2.0 * (a.heads / atp) * (decode_dims * b.decode_attn_pairs + prefill_dims * b.prefill_attn_pairs);
   if (a.sparse) {  // the indexer is replicated on every TP rank and scores the full context (its DCP shard)
-    total += share * layers * 2.0 * a.sparse->index_heads * a.sparse->index_head_dim *
+    pairs += share * layers * 2.0 * a.sparse->index_heads * a.sparse->index_head_dim *
              (b.decode_index_pairs + b.prefill_index_pairs) / m_d.config.dcp_size;
   }
-  return total;
-}
-
-PerfModel::Ring PerfModel::ring(int ranks) const {
-  const auto& e = m_d.hardware.efficiency;
-  Ring r{m_d.hardware.link_bytes_per_s() * e.link, Nanos{0}};
-  // Ranks fill a node before the next: a group larger than a node's share of GPUs spans nodes, and
-  // the ring is then as fast as its slowest hop, the inter-node link.
-  const int nodes = std::max(1, m_d.config.nnodes);
-  const int per_node = std::max(1, m_d.gpus() / nodes);
-  if (const int spanned = (ranks + per_node - 1) / per_node; spanned > 1) {
-    r.bytes_per_s = std::min(r.bytes_per_s, m_d.hardware.internode_gbs * 1e9 * e.link);
-    r.node_latency = (spanned - 1) * std::chrono::duration_cast<Nanos>(
-                                         std::chrono::duration<double, std::micro>(m_d.hardware.internode_latency_us));
-  }
-  return r;
-}
-
-Nanos PerfModel::all_reduce(double bytes, int ranks) const {
-  if (ranks <= 1) return Nanos{0};
-  const auto& e = m_d.hardware.efficiency;
-  const Ring r = ring(ranks);
-  const Nanos alpha = e.all_reduce_base + 2 * (ranks - 1) * e.hop_latency + 2 * r.node_latency;
-  return alpha + seconds(2.0 * (ranks - 1) / ranks * bytes / r.bytes_per_s);
-}
-
-Nanos PerfModel::all_gather(double bytes, int ranks) const {
-  if (ranks <= 1) return Nanos{0};
-  const auto& e = m_d.hardware.efficiency;
-  const Ring r = ring(ranks);
-  const Nanos alpha = e.all_reduce_base + (ranks - 1) * e.hop_latency + r.node_latency;
-  return alpha + seconds(1.0 * (ranks - 1) / ranks * bytes / r.bytes_per_s);
+  return s + pairs / rate;
 }
 
 Nanos PerfModel::communication(const BatchShape& b) const {
   const auto& c = m_d.config;
   const double tokens = static_cast<double>(b.tokens());
-  const double activation = tokens * static_cast<double>(m_d.model.hidden_size) * 2.0;  // BF16 hidden states
-  Nanos t{0};
+  const double hidden = static_cast<double>(m_d.model.hidden_size);
+  const double activation = tokens * hidden * 2.0;  // BF16 hidden states
   const double share = attention_share(b);
-  if (m_d.attention_dp() == 1) {
-    t += 2 * m_d.memory.layers_per_stage * all_reduce(activation, c.tp_size);  // after attention and after the MLP
-  } else {  // DP attention: reduce within the attention group, gather all tokens for the MLP, scatter back
-    t += m_d.memory.layers_per_stage *
-         (all_reduce(activation * share, m_d.attention_tp()) + 2 * all_gather(activation, c.tp_size));
+  const bool dp_attention = m_d.attention_dp() > 1;
+  const double layers = m_d.memory.layers_per_stage;
+  const double moe_layers = m_stage_fraction * m_p.moe_layers;
+  const bool deepep = c.moe_a2a_backend == MoeA2aBackend::deepep && m_d.model.mlp.is_moe();
+  // After attention: an all-reduce over the TP group (DP attention: within its attention group).
+  Nanos attention = dp_attention ? m_coll.all_reduce(activation * share, m_d.attention_tp())
+                                 : m_coll.all_reduce(activation, c.tp_size);
+  // After the MLP: the TP all-reduce (plain EP combines its experts' outputs in the same all-reduce);
+  // DP attention gathers every rank's tokens before it and scatters them back after it.
+  const Nanos mlp = dp_attention ? 2 * m_coll.all_gather(activation, c.tp_size) : m_coll.all_reduce(activation, c.tp_size);
+  Nanos moe = mlp;
+  if (deepep) {  // dispatch each token's top-k copies to the experts' ranks in FP8, combine in BF16
+    const double rank_tokens = dp_attention ? tokens * share : tokens / c.tp_size;
+    const double copies = rank_tokens * m_p.experts_per_token;
+    moe = m_coll.all_to_all(copies * hidden * 1.0, c.ep_size) + m_coll.all_to_all(copies * hidden * 2.0, c.ep_size);
+    if (!dp_attention) moe += m_coll.all_gather(activation, c.tp_size);  // every TP rank needs all tokens again
   }
-  if (c.ep_size > 1) {  // dispatch + combine of top-k copies per MoE layer
-    const double layers = m_stage_fraction * m_p.moe_layers;
-    const Nanos one = all_reduce(activation * m_p.experts_per_token / 2.0, c.ep_size);
-    t += Nanos{static_cast<Nanos::rep>(2.0 * layers * static_cast<double>(one.count()))};
-  }
+  const auto times = [](double n, Nanos t) { return Nanos{static_cast<Nanos::rep>(n * static_cast<double>(t.count()))}; };
+  Nanos t = times(layers, attention) + times(layers - moe_layers, mlp) + times(moe_layers, moe);
   if (c.dcp_size > 1) {  // per layer: gather the queries of the DCP group, combine the partial outputs
     const auto& a = m_d.model.attention;
     const bool mla = a.kind == AttentionKind::mla;
@@ -193,18 +191,11 @@ Nanos PerfModel::communication(const BatchShape& b) const {
     const double out_dims = (mla ? a.kv_lora_rank : a.head_dim) + 2.0;           // partial output + FP32 LSE
     const double heads = static_cast<double>(a.heads) / m_d.attention_tp() * c.dcp_size;  // heads the group shares
     const double attended = tokens * share;  // this DP attention rank's tokens
-    const Nanos one = all_gather(attended * heads * q_dims * 2.0, c.dcp_size) +
-                      all_gather(attended * heads * out_dims * 2.0, c.dcp_size);  // reduce-scatter: same ring
+    const Nanos one = m_coll.all_gather(attended * heads * q_dims * 2.0, c.dcp_size) +
+                      m_coll.all_gather(attended * heads * out_dims * 2.0, c.dcp_size);  // reduce-scatter: same ring
     t += m_d.memory.layers_per_stage * one;
   }
-  if (c.pp_size > 1) {  // hand the hidden states to the next stage
-    const auto& e = m_d.hardware.efficiency;
-    double bw = m_d.hardware.link_bytes_per_s() * e.link;
-    // Over several nodes some stage boundaries are node boundaries: charge the average handoff.
-    const double crossing = c.nnodes > 1 ? std::min(1.0, (c.nnodes - 1.0) / (c.pp_size - 1.0)) : 0.0;
-    if (crossing > 0) bw = 1.0 / ((1 - crossing) / bw + crossing / (m_d.hardware.internode_gbs * 1e9 * e.link));
-    t += e.all_reduce_base + seconds(activation / bw);
-  }
+  if (c.pp_size > 1) t += m_coll.stage_send(activation);  // hand the hidden states to the next stage
   return t;
 }
 
@@ -220,21 +211,36 @@ Nanos PerfModel::draft_time(const BatchShape& b) const {
   const double bytes = dr.active_params_b * 1e9 * dtype / tp + b.decode_full_ctx * m_d.memory.draft_kv_bytes_per_token;
   const double mem_s = bytes / (m_d.hardware.hbm_tbs * 1e12 * e.bandwidth);
   const double flop_s = 2.0 * dr.active_params_b * 1e9 * tokens / tp /
-                        (m_d.hardware.tensor_flops(gemm) * e.mfu);
+                        (m_d.hardware.tensor_flops(gemm) * e.mfu * gemm_efficiency(tokens, e.gemm_half_tokens));
   Nanos pass = seconds(std::max(mem_s, flop_s));
-  pass += 2 * dr.layers * all_reduce(tokens * static_cast<double>(m_d.model.hidden_size) * 2.0, m_d.config.tp_size);
+  pass += 2 * dr.layers * m_coll.all_reduce(tokens * static_cast<double>(m_d.model.hidden_size) * 2.0, m_d.config.tp_size);
   if (!b.cuda_graph) pass += dr.layers * e.eager_layer;
   return b.draft_steps * pass;
+}
+
+Nanos PerfModel::cpu_work(const BatchShape& b) const {
+  const auto& p = m_d.engine;
+  const auto dp = m_d.attention_dp();  // a scheduler per DP attention rank, in parallel
+  return p.cpu_step + (b.decode_requests + dp - 1) / dp * p.cpu_sequence + b.new_requests * p.cpu_request;
 }
 
 StepCost PerfModel::stage_time(const BatchShape& b) const {
   StepCost c;
   const auto& e = m_d.hardware.efficiency;
   const auto& hw = m_d.hardware;
-  const double bytes = weight_bytes_read(static_cast<double>(b.tokens())) + kv_bytes_read(b);
+  const double tokens = static_cast<double>(b.tokens());
+  const double rank_hits = m_p.experts > 0 && tokens > 0 ? experts_hit_per_rank(tokens) : 0;
+  const double weights = weight_bytes_read(tokens, rank_hits);
+  // Two-batch overlap: each half of the batch runs every layer, so the weights are read twice.
+  const bool tbo = m_d.config.enable_two_batch_overlap && b.tokens() >= 2;
+  const double bytes = weights * (tbo ? 2 : 1) + kv_bytes_read(b);
   c.memory = seconds(bytes / (hw.hbm_tbs * 1e12 * e.bandwidth));
-  c.compute = seconds(flops(b) / (hw.tensor_flops(m_d.model.weight_gemm) * e.mfu));
+  c.compute = seconds(compute_seconds(b, rank_hits));
+  const Nanos busy = std::max(c.compute, c.memory);
   c.communication = communication(b);
+  // ... while one half's communication hides behind the other half's compute.
+  if (tbo) c.communication -= std::min(c.communication, seconds(m_d.engine.two_batch_overlap * std::chrono::duration<double>(busy).count()));
+  // Calibrated CPU time the engine does not hide (hardware efficiency; 0 unless sim calibrate found it).
   // DP attention: every rank runs its own scheduler over its share of the sequences, in parallel; the
   // per-request work (HTTP, tokenizer) stays in the one front process.
   const auto dp = m_d.attention_dp();
@@ -243,7 +249,12 @@ StepCost PerfModel::stage_time(const BatchShape& b) const {
   c.draft = draft_time(b);
   c.host_load = seconds(static_cast<double>(b.host_load_tokens) * m_d.memory.kv_bytes_per_token /
                         (hw.pcie_gbs * 1e9 * e.link));
-  c.total = std::max(c.compute, c.memory) + c.communication + c.overhead + c.draft + c.host_load;
+  const Nanos gpu = busy + c.communication + c.overhead + c.draft + c.host_load;
+  // The engine's CPU work: an overlap scheduler runs it during the GPU's step, so only what exceeds
+  // the GPU's time shows; without one it adds up.
+  const Nanos cpu = cpu_work(b);
+  c.cpu = m_d.engine.overlap_scheduler ? std::max(Nanos{0}, cpu - gpu) : cpu;
+  c.total = gpu + c.cpu;
   return c;
 }
 

@@ -1,11 +1,14 @@
 #pragma once
-// Performance model v1 (docs/sim.md): the time of one forward of one pipeline stage on one GPU,
-//   max(compute, memory) + communication + fixed overhead (+ draft passes, + host-tier loads),
-// from a batch's shape. Pure: same shape -> same time.
+// Performance model (docs/sim.md): the time of one forward of one pipeline stage on one GPU, from a
+// batch's shape: max(compute, memory) + the communication the engine does not overlap + fixed
+// overhead (+ draft passes, + host-tier loads), and the engine's CPU work where it is not hidden
+// behind the GPU. Compute runs at a GEMM efficiency that grows with the tokens per GEMM. Pure: same
+// shape -> same time.
 #include <chrono>
 #include <cstdint>
 #include <vector>
 
+#include "servebench/sim/collectives.hpp"
 #include "servebench/sim/deployment.hpp"
 
 namespace servebench::sim {
@@ -33,8 +36,14 @@ struct BatchShape {
 struct StepCost {
   Nanos total{0};
   Nanos compute{0}, memory{0};  // the larger of the two counts
-  Nanos communication{0}, overhead{0}, draft{0}, host_load{0};
+  Nanos communication{0};       // what the engine does not overlap with compute (two-batch overlap hides some)
+  Nanos overhead{0}, draft{0}, host_load{0};
+  Nanos cpu{0};                 // the engine profile's CPU work not hidden behind the GPU
 };
+
+// Achieved fraction of the tensor rate for a GEMM of `tokens` rows: tokens / (tokens + half), the
+// saturating curve of docs/sim.md "GEMM efficiency" (half = the card's gemm_half_tokens).
+double gemm_efficiency(double tokens, double half_tokens);
 
 class PerfModel {
  public:
@@ -52,30 +61,26 @@ class PerfModel {
   // Expected distinct routed experts held by the busiest EP rank for `tokens` tokens: the weights
   // one GPU reads (experts placed round-robin by popularity, as a balancing placement does).
   double experts_hit_per_rank(double tokens) const;
-  // One ring all-reduce of `bytes` over `ranks` GPUs on the card's link.
-  Nanos all_reduce(double bytes, int ranks) const;
-  // One ring all-gather (or reduce-scatter) whose gathered result is `bytes`: n - 1 steps, each
-  // moving 1/n of it, so half an all-reduce of the same size.
-  Nanos all_gather(double bytes, int ranks) const;
+  const Collectives& collectives() const { return m_coll; }
 
  private:
-  struct Ring {
-    double bytes_per_s;  // the slowest hop of the ring, derated
-    Nanos node_latency;  // extra α per pass over the node boundaries it crosses
-  };
-  Ring ring(int ranks) const;
   // DP attention: the fraction of the step's attention work on the busiest rank (requests spread
   // evenly: ceil(n / dp) / n); 1 without DP attention.
   double attention_share(const BatchShape& b) const;
-  double weight_bytes_read(double tokens) const;
+  // Weight bytes one GPU reads for `tokens` tokens whose busiest EP rank hits `rank_hits` experts.
+  double weight_bytes_read(double tokens, double rank_hits) const;
   double kv_bytes_read(const BatchShape& b) const;
-  double flops(const BatchShape& b) const;
+  // Seconds of tensor-core work of the busiest rank, each GEMM at its own efficiency.
+  double compute_seconds(const BatchShape& b, double rank_hits) const;
   Nanos communication(const BatchShape& b) const;
   Nanos draft_time(const BatchShape& b) const;
+  Nanos cpu_work(const BatchShape& b) const;  // the engine profile's CPU time for this step
 
   const Deployment& m_d;
+  Collectives m_coll;
   ParamBreakdown m_p;
   std::vector<double> m_pick;  // per expert by popularity: chance one token routes to it (sums to top-k)
+  double m_rank0_pick = 0;      // sum of m_pick over the busiest EP rank's experts (top-k / ep when uniform)
   double m_stage_fraction = 1;  // layers of one stage / all layers
 };
 

@@ -31,6 +31,7 @@ util::Result<void> validate_parallel(const SimConfig& c) {
                            c.nnodes));
   }
   if (c.nnodes > 1 && c.dist_init_addr.empty()) return bad("--nnodes > 1 needs --dist-init-addr HOST:PORT (rank 0's)");
+  if (c.engine.empty()) return bad("--sim-engine must name an engine profile (sglang, vllm, llamacpp)");
   if (c.pp_size > 1 && c.speculative_algorithm != SpecAlgorithm::none)
     return bad("speculative decoding with --pp-size > 1 is not supported (as in SGLang)");
   return {};
@@ -120,6 +121,16 @@ util::Result<KvCacheDtype> parse_kv_cache_dtype(std::string_view s) {
   return util::failf(util::ErrorKind::bad_input,
                      "--kv-cache-dtype '{}': expected auto, bf16, bfloat16, fp8_e4m3, fp8_e5m2, mxfp8, nvfp4, "
                      "fp4_e2m1 or fp4_mx_block16", s);
+}
+
+std::string_view to_string(MoeA2aBackend b) { return b == MoeA2aBackend::deepep ? "deepep" : "none"; }
+
+util::Result<MoeA2aBackend> parse_moe_a2a_backend(std::string_view s) {
+  if (s == "none") return MoeA2aBackend::none;
+  if (s == "deepep") return MoeA2aBackend::deepep;
+  return util::failf(util::ErrorKind::bad_input,
+                     "--moe-a2a-backend '{}' is not modelled by the simulator: none (EP combines with the TP "
+                     "all-reduce) or deepep (dispatch / combine all-to-all)", s);
 }
 
 std::string_view to_string(SpecAlgorithm a) {

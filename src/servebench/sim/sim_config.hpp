@@ -18,11 +18,17 @@ namespace servebench::sim {
 // 0.5 + 1/32 = 0.53125; fp4_mx_block16 0.5 + 1/16 = 0.5625 (OCP MX spec and NVIDIA NVFP4 layout).
 enum class KvCacheDtype { auto_dtype, bf16, fp8_e4m3, fp8_e5m2, mxfp8, nvfp4, fp4_e2m1, fp4_mx_block16 };
 enum class SpecAlgorithm { none, eagle, eagle3, nextn };
+// SGLang's --moe-a2a-backend choices the simulator models: none (EP combines with the TP all-reduce)
+// and deepep (dispatch / combine all-to-all, docs/sim.md "Collectives").
+enum class MoeA2aBackend { none, deepep };
 
 std::string_view to_string(KvCacheDtype d);  // SGLang's spelling ("auto", "bf16", "fp8_e4m3", ...)
 util::Result<KvCacheDtype> parse_kv_cache_dtype(std::string_view s);  // also accepts "bfloat16"
 // Bytes per cached element, scales included; `auto` is the model's BF16 activations (2).
 double kv_cache_bytes(KvCacheDtype d);
+std::string_view to_string(MoeA2aBackend b);  // "none" | "deepep"
+// Fails (bad_input) for SGLang's other backends, naming the flag and the modelled ones.
+util::Result<MoeA2aBackend> parse_moe_a2a_backend(std::string_view s);
 std::string_view to_string(SpecAlgorithm a);  // "" for none, else "EAGLE" | "EAGLE3" | "NEXTN"
 util::Result<SpecAlgorithm> parse_spec_algorithm(std::string_view s);
 
@@ -42,9 +48,13 @@ struct EfficiencyOverrides {
 };
 
 struct SimConfig {
-  // sim-only: which cards
+  // sim-only: which cards, and which engine's physics (data/engines/<engine>.yaml)
   std::string hardware = "h200";
   std::string model = "llama-3.1-8b";
+  std::string engine = "sglang";
+  // The served checkpoint's weight format when it is not the model card's (a weight_format name:
+  // bf16, fp8, nvfp4, ...; empty = the card's), e.g. a BF16 or NVFP4 checkpoint of an FP8 card.
+  std::string weight_dtype;
   // SGLang flags
   int tp_size = 1, pp_size = 1, ep_size = 1, dp_size = 1;
   // Decode context parallelism (--dcp-size): the ranks of a TP group that hold copies of the same KV
@@ -71,6 +81,10 @@ struct SimConfig {
   std::optional<int> cuda_graph_max_bs;
   bool disable_cuda_graph = false;
   bool enable_mixed_chunk = false;
+  // Communication overlap (docs/sim.md "Collectives"): two micro-batches whose communication hides
+  // behind each other's compute, and the MoE dispatch / combine backend.
+  bool enable_two_batch_overlap = false;
+  MoeA2aBackend moe_a2a_backend = MoeA2aBackend::none;
   SpecAlgorithm speculative_algorithm = SpecAlgorithm::none;
   std::optional<int> speculative_num_steps, speculative_eagle_topk, speculative_num_draft_tokens;
   bool speculative_adaptive = false;

@@ -46,6 +46,7 @@ SimFacts read_sim_facts(const boost::json::object& block) {
   SimFacts s;
   s.hardware = util::json_string(block, "hardware").value_or("");
   s.model = util::json_string(block, "model").value_or("");
+  s.engine = util::json_string(block, "engine").value_or("");
   s.vocab_size = util::json_int(block, "vocab_size");
   s.gpus = util::json_int(block, "gpus");
   s.context_length = util::json_int(block, "context_length");

@@ -18,6 +18,7 @@ struct SpeculativeFacts {
 // serve-sim's `sim` block: the modeled deployment and how its virtual clock runs.
 struct SimFacts {
   std::string hardware, model;                                // card names
+  std::string engine;  // whose physics it modelled (--sim-engine: sglang, vllm, llamacpp); empty = SGLang (older blocks)
   std::optional<std::int64_t> vocab_size, gpus, context_length;
   std::optional<double> time_scale;  // real seconds per simulated second (0: as fast as possible)
   std::optional<bool> oracle;        // the oracle routes are on

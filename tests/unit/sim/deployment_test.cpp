@@ -167,3 +167,19 @@ TEST(Deployment, AcceptRatesComeFromTheCardUnlessTheLaunchGivesThem) {
   ASSERT_FALSE(both);
   EXPECT_NE(both.error().message.find("not both"), std::string::npos) << both.error().message;
 }
+
+TEST(Deployment, TheCheckpointsWeightFormatOverridesTheCards) {
+  SimConfig c;  // llama-3.1-8b, BF16 card
+  const auto bf16 = make_deployment(c).value();
+  c.weight_dtype = "fp8";
+  const auto fp8 = make_deployment(c).value();
+  EXPECT_EQ(fp8.model.weight_gemm, GemmDtype::fp8);
+  // Every sharded weight halves; the BF16 embedding and LM head stay.
+  const double vocab = 2.0 * bf16.params.embedding * bf16.model.embedding_dtype_bytes;
+  EXPECT_NEAR(fp8.memory.weight_bytes - vocab, (bf16.memory.weight_bytes - vocab) / 2, 1e3);
+  c.weight_dtype = "fp6";
+  const auto bad = make_deployment(c);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("--sim-weight-dtype"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("nvfp4"), std::string::npos) << bad.error().message;
+}

@@ -66,7 +66,7 @@ TEST(PerfModel, TpAllReduceOverPcieCostsMoreThanNvlink) {
   const auto nvlink = make_deployment(c).value();
   c.hardware = "rtx-pro-6000";
   const auto pcie = make_deployment(c).value();
-  EXPECT_GT(PerfModel(pcie).all_reduce(1e6, 8), 5 * PerfModel(nvlink).all_reduce(1e6, 8));
+  EXPECT_GT(PerfModel(pcie).collectives().all_reduce(1e6, 8), 5 * PerfModel(nvlink).collectives().all_reduce(1e6, 8));
 }
 
 TEST(PerfModel, CollectivesAcrossNodesRunAtTheInterNodeLink) {
@@ -79,10 +79,10 @@ TEST(PerfModel, CollectivesAcrossNodesRunAtTheInterNodeLink) {
   const auto two_nodes = make_deployment(c).value();
   // TP 8 over two nodes of 4 GPUs: the ring crosses the 50 GB/s link instead of NVLink's 450 GB/s
   // (100 MB: a prefill chunk's activations, where bandwidth, not latency, decides).
-  EXPECT_GT(PerfModel(two_nodes).all_reduce(1e8, 8), 4 * PerfModel(one_node).all_reduce(1e8, 8));
-  EXPECT_GT(PerfModel(two_nodes).all_reduce(1e6, 8), PerfModel(one_node).all_reduce(1e6, 8));
+  EXPECT_GT(PerfModel(two_nodes).collectives().all_reduce(1e8, 8), 4 * PerfModel(one_node).collectives().all_reduce(1e8, 8));
+  EXPECT_GT(PerfModel(two_nodes).collectives().all_reduce(1e6, 8), PerfModel(one_node).collectives().all_reduce(1e6, 8));
   // A group that fits in one node's share stays on NVLink.
-  EXPECT_EQ(PerfModel(two_nodes).all_reduce(1e6, 4), PerfModel(one_node).all_reduce(1e6, 4));
+  EXPECT_EQ(PerfModel(two_nodes).collectives().all_reduce(1e6, 4), PerfModel(one_node).collectives().all_reduce(1e6, 4));
 }
 
 // docs/sim.md "Physics sanity": weights 2 B x (8.03e9 - 128256 x 4096) = 15.01 GB, KV 128 KiB/token x ~1152
@@ -219,15 +219,15 @@ TEST(PerfModel, DecodeContextParallelismSplitsTheKvAndPaysTwoGathersPerLayer) {
   // reduce-scatter of the partial outputs (512 dims + LSE), each for 16 heads x 4 ranks, BF16.
   const auto& a = dcp.model.attention;
   const double heads = a.heads / 4.0 * 4;
-  const Nanos gathers = pd.all_gather(16 * heads * (a.kv_lora_rank + a.qk_rope_head_dim) * 2.0, 4) +
-                        pd.all_gather(16 * heads * (a.kv_lora_rank + 2.0) * 2.0, 4);
+  const Nanos gathers = pd.collectives().all_gather(16 * heads * (a.kv_lora_rank + a.qk_rope_head_dim) * 2.0, 4) +
+                        pd.collectives().all_gather(16 * heads * (a.kv_lora_rank + 2.0) * 2.0, 4);
   EXPECT_EQ(pd.stage_time(b).communication - pb.stage_time(b).communication, dcp.model.layers * gathers);
   // A long-context decode batch reads a quarter of the KV and scores a quarter of the keys.
   EXPECT_LT(pd.stage_time(b).memory, pb.stage_time(b).memory);
   EXPECT_LT(pd.stage_time(b).compute, pb.stage_time(b).compute);
   // An all-gather is half the ring traffic of an all-reduce of the same size.
-  EXPECT_LT(pd.all_gather(1e8, 4), pd.all_reduce(1e8, 4));
-  EXPECT_GT(2 * pd.all_gather(1e8, 4), pd.all_reduce(1e8, 4));
+  EXPECT_LT(pd.collectives().all_gather(1e8, 4), pd.collectives().all_reduce(1e8, 4));
+  EXPECT_GT(2 * pd.collectives().all_gather(1e8, 4), pd.collectives().all_reduce(1e8, 4));
 }
 
 TEST(PerfModel, DecodeContextParallelismNeedsCopiesOfTheKvToSplit) {
@@ -270,7 +270,7 @@ TEST(PerfModel, DpAttentionShardsAttentionPerGroupAndGathersTokensForTheMlp) {
   // Communication: no attention all-reduce (groups of one rank); an all-gather of the step's hidden
   // states before the MLP and a reduce-scatter after it, instead of two all-reduces.
   const double activation = 64 * static_cast<double>(dp.model.hidden_size) * 2.0;
-  const Nanos ar = pb.all_reduce(activation, 4), ag = pd.all_gather(activation, 4);
+  const Nanos ar = pb.collectives().all_reduce(activation, 4), ag = pd.collectives().all_gather(activation, 4);
   const int layers = dp.model.layers;
   EXPECT_EQ(pd.stage_time(b).communication - pb.stage_time(b).communication, layers * (2 * ag) - 2 * layers * ar);
   // 64 long-context requests over four ranks: each reads the KV and indexer keys of 16.

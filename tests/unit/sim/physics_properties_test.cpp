@@ -17,13 +17,19 @@ struct Case {
   const char* model;
   const char* hardware;
   int tp, ep;
+  const char* engine = "sglang";
 };
-const Case k_cases[] = {{"llama-3.1-8b", "h200", 1, 1}, {"qwen3-235b-a22b", "h200", 8, 8}, {"glm-5.3-flash", "gb300", 4, 4}};
+const Case k_cases[] = {{"llama-3.1-8b", "h200", 1, 1},
+                        {"qwen3-235b-a22b", "h200", 8, 8},
+                        {"glm-5.3-flash", "gb300", 4, 4},
+                        {"llama-3.1-8b", "h200", 1, 1, "llamacpp"},
+                        {"llama-3.1-70b", "h100", 4, 1, "vllm"}};
 
 SimConfig config(const Case& c) {
   SimConfig s;
   s.model = c.model;
   s.hardware = c.hardware;
+  s.engine = c.engine;
   s.tp_size = c.tp;
   s.ep_size = c.ep;
   s.kv_cache_dtype = KvCacheDtype::fp8_e4m3;
@@ -159,5 +165,35 @@ TEST(PhysicsProperties, DpAttentionHoldsMoreMlaTokensButNeverReadsLessForOneRequ
       // One request lives on one rank, which holds all of attention's weights instead of 1/tp.
       EXPECT_GE(pd.stage_time(b).memory, pb.stage_time(b).memory) << model << " context " << ctx;
     }
+  }
+}
+
+// Overlap only ever hides work: the same step with the engine's CPU work added instead of overlapped,
+// or with its communication left in the open, is never faster.
+TEST(PhysicsProperties, HidingCpuWorkOrCommunicationNeverMakesAStepSlower) {
+  for (const auto& c : k_cases) {
+    const auto d = make_deployment(config(c)).value();
+    auto serial = d;
+    serial.engine.overlap_scheduler = false;
+    const PerfModel p(d), ps(serial);
+    for (int batch = 1; batch <= 256; batch *= 4) {
+      BatchShape b;
+      for (int i = 0; i < batch; ++i) p.add_decode(b, 2048, 1);
+      EXPECT_LE(p.stage_time(b).total, ps.stage_time(b).total) << c.model << " " << c.engine << " batch " << batch;
+      EXPECT_LE(p.stage_time(b).cpu, ps.stage_time(b).cpu) << c.model << " " << c.engine;
+    }
+  }
+  SimConfig s;
+  s.model = "qwen3-235b-a22b";
+  s.tp_size = 8;
+  s.ep_size = 8;
+  const auto plain = make_deployment(s).value();
+  s.enable_two_batch_overlap = true;
+  const auto tbo = make_deployment(s).value();
+  const PerfModel pp(plain), pt(tbo);
+  for (std::int64_t tokens : {2, 512, 8192}) {
+    BatchShape b;
+    pp.add_prefill(b, 0, tokens);
+    EXPECT_LE(pt.stage_time(b).communication, pp.stage_time(b).communication) << tokens;
   }
 }

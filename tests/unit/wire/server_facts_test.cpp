@@ -24,11 +24,12 @@ TEST(ServerFacts, JsonHasEveryKeyWithNullForUnknown) {
 
 TEST(SimFacts, ReadFromTheSimulatorsServerInfoBlock) {
   const auto info = boost::json::parse(R"({"version": "0.5.6", "sim": {"hardware": "h200", "model": "llama-3.1-8b",
-      "vocab_size": 128256, "gpus": 2, "context_length": 131072, "time_scale": 0.2, "oracle": true, "mfu": 0.5}})");
+      "engine": "vllm", "vocab_size": 128256, "gpus": 2, "context_length": 131072, "time_scale": 0.2, "oracle": true, "mfu": 0.5}})");
   const auto sim = sim_facts_of_server_info(info.as_object());
   ASSERT_TRUE(sim);
   EXPECT_EQ(sim->hardware, "h200");
   EXPECT_EQ(sim->model, "llama-3.1-8b");
+  EXPECT_EQ(sim->engine, "vllm");
   EXPECT_EQ(sim->vocab_size, 128256);
   EXPECT_EQ(sim->gpus, 2);
   EXPECT_EQ(sim->context_length, 131072);
@@ -44,6 +45,7 @@ TEST(SimFacts, AbsentForARealEngineAndEmptyWhereTheBlockIsSilent) {
   const auto sim = read_sim_facts(boost::json::parse(R"({"time_scale": 0, "hardware": 7})").as_object());
   EXPECT_EQ(sim.time_scale, 0.0);
   EXPECT_EQ(sim.hardware, "");
+  EXPECT_EQ(sim.engine, "");
   EXPECT_FALSE(sim.vocab_size);
   EXPECT_FALSE(sim.oracle);
 }

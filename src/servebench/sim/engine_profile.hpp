@@ -1,0 +1,37 @@
+#pragma once
+// Engine profiles (data/engines/<name>.yaml): what the simulated engine changes in the physics —
+// which CPU work hides behind the GPU and what it costs, whether prefill chunks mix with decodes,
+// CUDA-graph and prefill-batch defaults, and which collectives and overlaps the engine has
+// (docs/sim.md "Engine profiles"). The HTTP dialect stays SGLang's whatever the profile.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "servebench/util/result.hpp"
+
+namespace servebench::sim {
+
+enum class MixedPrefill { with_flag, always };  // --enable-mixed-chunk decides, or the engine always mixes
+
+struct EngineProfile {
+  std::string name = "sglang", label = "SGLang";
+  // CPU work of step n+1 runs while the GPU runs step n: it costs time only where it exceeds the GPU's.
+  bool overlap_scheduler = true;
+  std::chrono::nanoseconds cpu_step{0}, cpu_sequence{0}, cpu_request{0};  // per iteration / running sequence / admitted request
+  MixedPrefill mixed_prefill = MixedPrefill::with_flag;
+  int cuda_graph_max_bs = 160;             // default when --cuda-graph-max-bs is unset
+  std::int64_t prefill_budget_tokens = 8192;  // default when --chunked-prefill-size is unset
+  bool custom_all_reduce = true;           // one-shot / two-shot all-reduce over NVLink for small messages
+  bool tensor_parallel = true;             // false: layers split across GPUs, --tp-size must be 1
+  bool speculative = true;                 // EAGLE / MTP drafting modelled for this engine
+  double two_batch_overlap = 0;            // communication fraction hidden with --enable-two-batch-overlap; 0 = none
+};
+
+// Parses one profile; errors name the file, line and key (bad_input).
+util::Result<EngineProfile> parse_engine_profile(const std::string& yaml_text, const std::string& file);
+// Loads data/engines/<name>.yaml ($SERVEBENCH_DATA_DIR first); an unknown name lists the known ones.
+util::Result<EngineProfile> load_engine_profile(const std::string& name);
+std::vector<std::string> engine_profile_names();
+
+}  // namespace servebench::sim
