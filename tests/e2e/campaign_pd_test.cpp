@@ -11,7 +11,7 @@
 namespace servebench::e2e {
 namespace {
 
-bool alive(pid_t pid) {
+bool pd_part_alive(pid_t pid) {
   const auto s = campaign::read_proc_stat(pid);
   return s && s->state != 'Z';
 }
@@ -52,14 +52,14 @@ TEST(CampaignPdOrphans, KillNineAndResumeStopsTheSurvivingPartBeforeRelaunching)
     ASSERT_TRUE(first.wait_exit(std::chrono::seconds(10)).has_value());
   }
   // The shell got its parent-death signal; the decode part did not.
-  ASSERT_TRUE(wait_until([&] { return !alive(shell); }, std::chrono::seconds(10)));
-  ASSERT_TRUE(alive(survivor)) << "the decode part did not survive the kill -9: the test proves nothing";
+  ASSERT_TRUE(wait_until([&] { return !pd_part_alive(shell); }, std::chrono::seconds(10)));
+  ASSERT_TRUE(pd_part_alive(survivor)) << "the decode part did not survive the kill -9: the test proves nothing";
   const auto resume = run_servebench({"campaign", "run", "c.yaml", "--out", "out", "--no-progress"}, dir);
   ASSERT_EQ(resume.exit_code, 0) << resume.out << resume.err;
   const auto stopped = resume.out.find("stopped the server an earlier run left behind");
   ASSERT_NE(stopped, std::string::npos) << resume.out;
   EXPECT_LT(stopped, resume.out.find("arm a: launching")) << resume.out;
-  EXPECT_FALSE(alive(survivor));
+  EXPECT_FALSE(pd_part_alive(survivor));
   for (const auto& r : read_run_ledger(out).latest()) EXPECT_EQ(r.status, results::PointStatus::ok) << r.reason;
 }
 

@@ -10,18 +10,18 @@
 namespace servebench::e2e {
 namespace {
 
-std::string part(const std::string& mode, const std::string& extra = "") {
+std::string pd_part_launch(const std::string& mode, const std::string& extra = "") {
   return "servebench serve-sim --hw h200 --model llama-3.1-8b --disaggregation-mode " + mode +
          " --sim-time-scale 0.5 --log-level warning --port {port}" + (extra.empty() ? "" : " " + extra);
 }
 
-std::string pd_arm(const std::string& name, const std::string& decode_extra) {
+std::string pd_arm_yaml(const std::string& name, const std::string& decode_extra) {
   return "  - name: " + name + "\n"
          "    engine: sim\n"
          "    gate: false\n"
          "    ready_timeout_s: 30\n"
-         "    prefill: \"" + part("prefill") + "\"\n"
-         "    decode: \"" + part("decode", decode_extra) + "\"\n"
+         "    prefill: \"" + pd_part_launch("prefill") + "\"\n"
+         "    decode: \"" + pd_part_launch("decode", decode_extra) + "\"\n"
          "    router: \"servebench serve-sim --router --prefill {prefill_url} --decode {decode_url} --port {port}\"\n";
 }
 
@@ -30,7 +30,7 @@ TEST(CampaignPd, DisaggregatedArmsTtftIncludesTheModelledKvTransfer) {
   write_text(dir / "c.yaml", "name: e2e-pd\n"
                              "protocol: {num_prompts: \"6\", warmup_requests: 1, client_lag_limit: 1000}\n"
                              "arms:\n" +
-                                 pd_arm("pd", "") + pd_arm("pd-no-transfer", "--disaggregation-transfer-backend fake") +
+                                 pd_arm_yaml("pd", "") + pd_arm_yaml("pd-no-transfer", "--disaggregation-transfer-backend fake") +
                                  "scenarios:\n"
                                  "  - {name: long, isl: 16384, osl: 8, concurrency: [1]}\n");
   const auto run = run_servebench({"campaign", "run", "c.yaml", "--out", "out", "--no-progress"}, dir);

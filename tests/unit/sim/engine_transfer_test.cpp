@@ -11,12 +11,12 @@ using namespace std::chrono_literals;
 
 namespace {
 
-Deployment part(DisaggregationMode mode, SimConfig c = {}) {
+Deployment pd_part_deployment(DisaggregationMode mode, SimConfig c = {}) {
   c.disaggregation.mode = mode;
   return make_deployment(c).value();
 }
 
-SimRequest request(std::int64_t prompt, std::int64_t max_tokens, std::uint64_t seed = 1) {
+SimRequest pd_request(std::int64_t prompt, std::int64_t max_tokens, std::uint64_t seed = 1) {
   SimRequest r;
   r.prompt = loop::random_prompt(prompt, seed, 128000);
   r.sampling.max_tokens = max_tokens;
@@ -24,14 +24,14 @@ SimRequest request(std::int64_t prompt, std::int64_t max_tokens, std::uint64_t s
   return r;
 }
 
-struct Drained {
+struct PdDrained {
   std::map<RequestId, RequestMeta> done;
   std::map<RequestId, std::int64_t> tokens;
   std::vector<StepLog> logs;
 };
 
-Drained drain(Engine& e) {
-  Drained d;
+PdDrained pd_drain(Engine& e) {
+  PdDrained d;
   for (int guard = 0; !e.idle() && guard < 100000; ++guard) {
     const auto s = e.step();
     d.logs.insert(d.logs.end(), s.logs.begin(), s.logs.end());
@@ -46,9 +46,9 @@ Drained drain(Engine& e) {
 }  // namespace
 
 TEST(EngineDisaggregation, PrefillServerAnswersOneTokenWhateverMaxTokensSays) {
-  Engine e(part(DisaggregationMode::prefill));
-  const auto id = e.submit(request(2048, 500)).value();
-  const auto d = drain(e);
+  Engine e(pd_part_deployment(DisaggregationMode::prefill));
+  const auto id = e.submit(pd_request(2048, 500)).value();
+  const auto d = pd_drain(e);
   EXPECT_EQ(d.tokens.at(id), 1);
   EXPECT_EQ(d.done.at(id).finish, FinishReason::length);
   EXPECT_EQ(e.counters().prompt_tokens_total, 2048);
@@ -57,10 +57,10 @@ TEST(EngineDisaggregation, PrefillServerAnswersOneTokenWhateverMaxTokensSays) {
 }
 
 TEST(EngineDisaggregation, DecodeServerComputesNoPromptAndItsFirstTokenFollowsTheTransfer) {
-  Engine e(part(DisaggregationMode::decode));
+  Engine e(pd_part_deployment(DisaggregationMode::decode));
   const auto transfer = kv_transfer_model(e.deployment()).time(4096);
-  const auto id = e.submit(request(4096, 16)).value();
-  const auto d = drain(e);
+  const auto id = e.submit(pd_request(4096, 16)).value();
+  const auto d = pd_drain(e);
   const RequestMeta& m = d.done.at(id);
   EXPECT_EQ(d.tokens.at(id), 16);
   for (const auto& log : d.logs) EXPECT_EQ(log.kind, BatchKind::decode) << "the prompt's KV arrives, it is not computed";
@@ -78,9 +78,9 @@ TEST(EngineDisaggregation, DecodeServerComputesNoPromptAndItsFirstTokenFollowsTh
 TEST(EngineDisaggregation, FakeTransferDecodesAtOnce) {
   SimConfig c;
   c.disaggregation.transfer_backend = "fake";
-  Engine e(part(DisaggregationMode::decode, c));
-  const auto id = e.submit(request(4096, 4)).value();
-  const auto d = drain(e);
+  Engine e(pd_part_deployment(DisaggregationMode::decode, c));
+  const auto id = e.submit(pd_request(4096, 4)).value();
+  const auto d = pd_drain(e);
   EXPECT_EQ(d.logs.front().at, 0ns);
   EXPECT_EQ(d.done.at(id).first_token - d.done.at(id).arrival, d.logs.front().duration);
 }
@@ -88,10 +88,10 @@ TEST(EngineDisaggregation, FakeTransferDecodesAtOnce) {
 TEST(EngineDisaggregation, DecodeServerNeedsPoolSpaceForTheWholePromptBeforeItsTransferStarts) {
   SimConfig c;
   c.max_total_tokens = 6000;  // one 4,000-token prompt (+ its outputs) at a time
-  Engine e(part(DisaggregationMode::decode, c));
-  const auto first = e.submit(request(4000, 100, 1)).value();
-  const auto second = e.submit(request(4000, 100, 2)).value();
-  const auto d = drain(e);
+  Engine e(pd_part_deployment(DisaggregationMode::decode, c));
+  const auto first = e.submit(pd_request(4000, 100, 1)).value();
+  const auto second = e.submit(pd_request(4000, 100, 2)).value();
+  const auto d = pd_drain(e);
   const RequestMeta& a = d.done.at(first);
   const RequestMeta& b = d.done.at(second);
   EXPECT_GE(b.first_token, a.finished) << "the second prompt's KV had no room until the first finished";
@@ -100,11 +100,11 @@ TEST(EngineDisaggregation, DecodeServerNeedsPoolSpaceForTheWholePromptBeforeItsT
 }
 
 TEST(EngineDisaggregation, PromptsArrivingTogetherShareTheLink) {
-  Engine e(part(DisaggregationMode::decode));
+  Engine e(pd_part_deployment(DisaggregationMode::decode));
   const auto t = kv_transfer_model(e.deployment());
-  const auto a = e.submit(request(2048, 8, 1)).value();
-  const auto b = e.submit(request(2048, 8, 2)).value();
-  const auto d = drain(e);
+  const auto a = e.submit(pd_request(2048, 8, 1)).value();
+  const auto b = e.submit(pd_request(2048, 8, 2)).value();
+  const auto d = pd_drain(e);
   const auto ttft_a = d.done.at(a).first_token - d.done.at(a).arrival;
   const auto ttft_b = d.done.at(b).first_token - d.done.at(b).arrival;
   EXPECT_GE(ttft_b - ttft_a, t.wire_time(2048) - 1ms) << "the second prompt's bytes follow the first's";
@@ -113,12 +113,12 @@ TEST(EngineDisaggregation, PromptsArrivingTogetherShareTheLink) {
 }
 
 TEST(EngineDisaggregation, DecodeServerKeepsNoPrefixCacheUnlessAsked) {
-  Engine e(part(DisaggregationMode::decode));
-  const auto r = request(1000, 4, 7);
+  Engine e(pd_part_deployment(DisaggregationMode::decode));
+  const auto r = pd_request(1000, 4, 7);
   (void)e.submit(r);
-  drain(e);
+  pd_drain(e);
   (void)e.submit(r);
-  drain(e);
+  pd_drain(e);
   EXPECT_EQ(e.counters().cached_tokens_total, 0);
   EXPECT_EQ(e.counters().kv_transfers_total, 2) << "the same prompt is transferred again";
 }

@@ -10,7 +10,7 @@ using VirtualTime = servebench::util::TimePoint;
 
 namespace {
 
-Deployment decode_part(SimConfig c) {
+Deployment kv_decode_part(SimConfig c) {
   c.disaggregation.mode = DisaggregationMode::decode;
   return make_deployment(c).value();
 }
@@ -18,7 +18,7 @@ Deployment decode_part(SimConfig c) {
 }  // namespace
 
 TEST(KvTransfer, Llama8bBf16OnOneH200MovesAllLayersOverOneNic) {
-  const KvTransferModel t = kv_transfer_model(decode_part({}));
+  const KvTransferModel t = kv_transfer_model(kv_decode_part({}));
   // 32 layers x 2 (K, V) x 8 KV heads x 128 dims x 2 B = 131,072 B per token; one GPU holds all of it.
   EXPECT_DOUBLE_EQ(t.bytes_per_token, 131072);
   EXPECT_DOUBLE_EQ(t.bytes_per_token_per_gpu, 131072);
@@ -34,7 +34,7 @@ TEST(KvTransfer, TensorParallelGqaSplitsTheBytesOverTheGpusNics) {
   SimConfig c;
   c.model = "llama-3.1-70b";
   c.tp_size = 8;
-  const KvTransferModel t = kv_transfer_model(decode_part(c));
+  const KvTransferModel t = kv_transfer_model(kv_decode_part(c));
   EXPECT_DOUBLE_EQ(t.bytes_per_token, 80.0 * 2 * 8 * 128 * 2);  // 327,680 B
   EXPECT_DOUBLE_EQ(t.bytes_per_token_per_gpu, 80.0 * 2 * 1 * 128 * 2);  // one KV head per GPU
   EXPECT_EQ(t.gpus, 8);
@@ -45,11 +45,11 @@ TEST(KvTransfer, MlaLatentIsReplicatedSoEveryGpuReceivesAllOfItAndFp8HalvesIt) {
   c.model = "deepseek-v3";
   c.tp_size = 8;
   c.kv_cache_dtype = KvCacheDtype::fp8_e4m3;
-  const KvTransferModel t = kv_transfer_model(decode_part(c));
+  const KvTransferModel t = kv_transfer_model(kv_decode_part(c));
   EXPECT_DOUBLE_EQ(t.bytes_per_token, 61.0 * (512 + 64));  // 35,136 B: one latent per layer, 1 B each
   EXPECT_DOUBLE_EQ(t.bytes_per_token_per_gpu, t.bytes_per_token);
   c.kv_cache_dtype = KvCacheDtype::auto_dtype;
-  EXPECT_DOUBLE_EQ(kv_transfer_model(decode_part(c)).bytes_per_token_per_gpu, 2 * t.bytes_per_token_per_gpu);
+  EXPECT_DOUBLE_EQ(kv_transfer_model(kv_decode_part(c)).bytes_per_token_per_gpu, 2 * t.bytes_per_token_per_gpu);
 }
 
 TEST(KvTransfer, PipelineStagesEachReceiveTheirOwnLayers) {
@@ -57,14 +57,14 @@ TEST(KvTransfer, PipelineStagesEachReceiveTheirOwnLayers) {
   c.model = "llama-3.1-70b";
   c.tp_size = 2;
   c.pp_size = 4;
-  const KvTransferModel t = kv_transfer_model(decode_part(c));
+  const KvTransferModel t = kv_transfer_model(kv_decode_part(c));
   EXPECT_DOUBLE_EQ(t.bytes_per_token_per_gpu, 20.0 * 2 * 4 * 128 * 2);  // 20 layers, 4 KV heads per GPU
 }
 
 TEST(KvTransfer, FakeBackendMovesNothingAndTakesNoTime) {
   SimConfig c;
   c.disaggregation.transfer_backend = "fake";
-  const KvTransferModel t = kv_transfer_model(decode_part(c));
+  const KvTransferModel t = kv_transfer_model(kv_decode_part(c));
   EXPECT_FALSE(t.moves_bytes);
   EXPECT_EQ(t.time(100000), 0ns);
   KvTransferLink link(t);
@@ -72,7 +72,7 @@ TEST(KvTransfer, FakeBackendMovesNothingAndTakesNoTime) {
 }
 
 TEST(KvTransferLink, TransfersIntoOneDecodeServerQueueOnItsLink) {
-  const KvTransferModel t = kv_transfer_model(decode_part({}));
+  const KvTransferModel t = kv_transfer_model(kv_decode_part({}));
   KvTransferLink link(t);
   const VirtualTime start{};
   const auto first = link.arrival(start, 1000);

@@ -7,7 +7,7 @@ using namespace servebench;
 
 namespace {
 
-std::vector<wire::Sample> samples(std::initializer_list<std::pair<std::string, double>> values) {
+std::vector<wire::Sample> metric_samples(std::initializer_list<std::pair<std::string, double>> values) {
   std::vector<wire::Sample> out;
   for (const auto& [name, value] : values) out.push_back({name, {{"model_name", "m"}}, value});
   return out;
@@ -17,9 +17,9 @@ std::vector<wire::Sample> samples(std::initializer_list<std::pair<std::string, d
 
 TEST(PdRouterMetrics, PromptCountersComeFromPrefillPartsAndGenerationFromDecodeParts) {
   const std::vector<std::vector<wire::Sample>> prefill = {
-      samples({{"sglang:prompt_tokens_total", 1000}, {"sglang:cached_tokens_total", 10}, {"sglang:generation_tokens_total", 4}}),
-      samples({{"sglang:prompt_tokens_total", 500}, {"sglang:cached_tokens_total", 0}})};
-  const std::vector<std::vector<wire::Sample>> decode = {samples({{"sglang:prompt_tokens_total", 1500},
+      metric_samples({{"sglang:prompt_tokens_total", 1000}, {"sglang:cached_tokens_total", 10}, {"sglang:generation_tokens_total", 4}}),
+      metric_samples({{"sglang:prompt_tokens_total", 500}, {"sglang:cached_tokens_total", 0}})};
+  const std::vector<std::vector<wire::Sample>> decode = {metric_samples({{"sglang:prompt_tokens_total", 1500},
                                                                   {"sglang:generation_tokens_total", 400},
                                                                   {"servebench:kv_transfers_total", 4},
                                                                   {"servebench:kv_transfer_seconds_total", 0.25},
@@ -35,8 +35,8 @@ TEST(PdRouterMetrics, PromptCountersComeFromPrefillPartsAndGenerationFromDecodeP
 }
 
 TEST(PdRouterMetrics, RequestsTheRouterHoldsBetweenThePartsCountAsWaiting) {
-  const std::vector<std::vector<wire::Sample>> prefill = {samples({{"sglang:num_running_reqs", 1}})};
-  const std::vector<std::vector<wire::Sample>> decode = {samples({{"sglang:num_running_reqs", 2}, {"sglang:num_queue_reqs", 1}})};
+  const std::vector<std::vector<wire::Sample>> prefill = {metric_samples({{"sglang:num_running_reqs", 1}})};
+  const std::vector<std::vector<wire::Sample>> decode = {metric_samples({{"sglang:num_running_reqs", 2}, {"sglang:num_queue_reqs", 1}})};
   EXPECT_EQ(sim::router_stats(prefill, decode, 4).counters.queued, 1);  // 4 in flight, all counted by a part
   const sim::ServerStats s = sim::router_stats(prefill, decode, 6);     // two between the hops
   EXPECT_EQ(s.counters.running, 3);

@@ -17,15 +17,15 @@ using namespace std::chrono_literals;
 
 namespace {
 
-sim::SimConfig part(sim::DisaggregationMode mode) {
+sim::SimConfig router_part_config(sim::DisaggregationMode mode) {
   sim::SimConfig c;
   c.disaggregation.mode = mode;
   return c;
 }
 
 struct PdDeployment {
-  servebench::testing::EphemeralSim prefill{servebench::testing::fast_front_options(), part(sim::DisaggregationMode::prefill)};
-  servebench::testing::EphemeralSim decode{servebench::testing::fast_front_options(), part(sim::DisaggregationMode::decode)};
+  servebench::testing::EphemeralSim prefill{servebench::testing::fast_front_options(), router_part_config(sim::DisaggregationMode::prefill)};
+  servebench::testing::EphemeralSim decode{servebench::testing::fast_front_options(), router_part_config(sim::DisaggregationMode::decode)};
   std::unique_ptr<sim::PdRouter> router;
   std::unique_ptr<http::BlockingClient> client;
 
@@ -47,7 +47,7 @@ struct PdDeployment {
   }
 };
 
-std::string ids(int n, int first) {
+std::string token_ids_text(int n, int first) {
   std::string out;
   for (int i = 0; i < n; ++i) out += (i ? "," : "") + std::to_string(first + i);
   return out;
@@ -58,7 +58,7 @@ std::string ids(int n, int first) {
 TEST(PdRouter, ACompletionIsPrefilledOnOnePartAndGeneratedOnTheOther) {
   PdDeployment d;
   const auto r = d.send(http::Method::post, "/v1/completions",
-                        R"({"prompt":[)" + ids(300, 1000) + R"(],"max_tokens":25,"ignore_eos":true})");
+                        R"({"prompt":[)" + token_ids_text(300, 1000) + R"(],"max_tokens":25,"ignore_eos":true})");
   ASSERT_EQ(r.status, 200) << r.body;
   const auto usage = boost::json::parse(r.body).at("usage").as_object();
   EXPECT_EQ(usage.at("completion_tokens").as_int64(), 25);
@@ -74,7 +74,7 @@ TEST(PdRouter, ACompletionIsPrefilledOnOnePartAndGeneratedOnTheOther) {
 TEST(PdRouter, AStreamIsRelayedChunkByChunkToItsEnd) {
   PdDeployment d;
   const auto r = d.send(http::Method::post, "/v1/completions",
-                        R"({"prompt":[)" + ids(64, 500) + R"(],"max_tokens":10,"ignore_eos":true,"stream":true})");
+                        R"({"prompt":[)" + token_ids_text(64, 500) + R"(],"max_tokens":10,"ignore_eos":true,"stream":true})");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(r.content_type.find("text/event-stream"), 0u) << r.content_type;
   std::size_t events = 0;
