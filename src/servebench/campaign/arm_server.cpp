@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "servebench/campaign/process_table.hpp"
@@ -32,7 +33,9 @@ std::optional<std::uint16_t> find_listening_port(const std::filesystem::path& lo
 util::Result<std::unique_ptr<ArmServer>> ArmServer::start(const ArmSpec& arm, const ServerFiles& files, StopSignal& stop,
                                                           const std::filesystem::path& self_exe,
                                                           const util::Clock& clock,
-                                                          const std::vector<std::string>& launch_wrapper) {
+                                                          const std::vector<std::string>& launch_wrapper,
+                                                          const std::vector<ServerFiles>& part_files) {
+  if (arm.pd) return start_parts(arm, part_files, stop, self_exe, clock, launch_wrapper);
   std::unique_ptr<ArmServer> s(new ArmServer(arm, stop, clock));
   const std::filesystem::path& log = files.log;
   s->m_log = log;
@@ -122,6 +125,9 @@ util::Result<void> ArmServer::wait_ready(const LaunchPlan* plan) {
 }
 
 bool ArmServer::alive() {
+  if (!m_parts.empty()) {
+    return std::all_of(m_parts.begin(), m_parts.end(), [](const auto& p) { return p->alive(); });
+  }
   if (m_process) return m_process->running();
   if (!m_exchange) return false;
   auto h = m_adapter->health(*m_exchange);
@@ -129,11 +135,18 @@ bool ArmServer::alive() {
 }
 
 std::string ArmServer::death_report() {
+  for (const auto& p : m_parts) {
+    if (!p->alive()) return fmt::format("{} part: {}", p->m_arm.name.substr(m_arm.name.size() + 1), p->death_report());
+  }
   if (!m_process) return fmt::format("server at {} stopped answering /health", m_base_url);
   return fmt::format("server {}; {}", m_process->exit_description(), tail_text());
 }
 
 void ArmServer::stop() {
+  while (!m_parts.empty()) {  // the router first, so nothing reaches a part that is going
+    m_parts.back()->stop();
+    m_parts.pop_back();
+  }
   if (!m_process) return;
   m_stop.guard_group(0);
   m_exchange.reset();  // close keep-alive connections before the server goes

@@ -55,17 +55,28 @@ util::Result<void> ArmSession::open() {
 }
 
 util::Result<void> ArmSession::start_server() {
-  if (m_arm.launch) {
-    const std::string stopped = stop_recorded_group(m_run.server_pid(m_arm.name), m_arm.stop_timeout);
+  const ServerFiles files{m_run.server_log(m_arm.name), m_run.server_pid(m_arm.name)};
+  std::vector<ServerFiles> parts;  // a disaggregated arm's, in launch order
+  for (const PdPart part : k_pd_parts) {
+    if (m_arm.pd) parts.push_back({m_run.part_log(m_arm.name, to_string(part)), m_run.part_pid(m_arm.name, to_string(part))});
+  }
+  // What an earlier run left behind (a kill -9 cannot stop a shell's children): every recorded group.
+  std::vector<std::filesystem::path> pid_files;
+  if (m_arm.launch) pid_files.push_back(files.pid);
+  for (const auto& part : parts) pid_files.push_back(part.pid);
+  for (const auto& pid_file : pid_files) {
+    const std::string stopped = stop_recorded_group(pid_file, m_arm.stop_timeout);
     if (!stopped.empty()) fmt::print(m_env.console, "arm {}: {}\n", m_arm.name, stopped);
   }
   fmt::print(m_env.console, "arm {}: {}\n", m_arm.name,
-             m_arm.launch ? "launching " + *m_arm.launch : "attaching to " + m_arm.base_url);
+             m_arm.launch ? "launching " + *m_arm.launch
+             : m_arm.pd   ? fmt::format("launching prefill: {}; decode: {}; router: {}", m_arm.pd->prefill,
+                                        m_arm.pd->decode, m_arm.pd->router)
+                          : "attaching to " + m_arm.base_url);
   std::fflush(m_env.console);
   const util::Clock& clock = *m_env.clock.steady;
   const auto t0 = clock.now();
-  auto server = ArmServer::start(m_arm, {m_run.server_log(m_arm.name), m_run.server_pid(m_arm.name)}, *m_env.stop,
-                                 m_env.self_exe, clock, m_env.launch_wrapper);
+  auto server = ArmServer::start(m_arm, files, *m_env.stop, m_env.self_exe, clock, m_env.launch_wrapper, parts);
   if (!server) return std::unexpected(server.error());
   m_server = std::move(*server);
   const double ready_s = util::to_seconds(clock.now() - t0);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "servebench/campaign/in_service.hpp"
+#include "servebench/campaign/pd_arm.hpp"
 #include "servebench/campaign/ranges.hpp"
 #include "servebench/util/strings.hpp"
 
@@ -145,7 +146,8 @@ std::optional<ArmSpec> read_arm(util::YamlFields& root, const YAML::Node& n, con
   a.gate = read_gate(f);
   a.recipe = read_recipe(f);
   a.in_service = read_in_service(f);
-  if (!f.failed()) check_endpoint(f, a);
+  read_pd_parts(f, a);
+  if (!f.failed() && !a.pd) check_endpoint(f, a);
   if (!f.failed()) check_api(f, a, protocol.request.api);
   if (auto ok = f.finish(); !ok) root.note(ok.error());
   return a;

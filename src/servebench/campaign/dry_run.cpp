@@ -26,8 +26,9 @@ std::optional<std::int64_t> flag_value(const flags::NormalizedCommand& c, std::i
 
 // What the launch flags say (the KV pool is known only once the server runs).
 ArmLimits launch_limits(const ArmSpec& arm) {
-  if (!arm.launch) return {};
-  auto c = flags::normalize_command(engines::dialect_of(arm.engine), *arm.launch, arm.env);
+  if (!arm.launch && !arm.pd) return {};
+  // A disaggregated arm's requests live on its decode part: its pool and cap bound them.
+  auto c = flags::normalize_command(engines::dialect_of(arm.engine), arm.pd ? arm.pd->decode : *arm.launch, arm.env);
   if (!c) return {};
   return {flag_value(*c, {"--context-length", "--max-model-len"}), flag_value(*c, {"--max-total-tokens"}),
           flag_value(*c, {"--max-running-requests", "--max-num-seqs"})};
@@ -62,7 +63,8 @@ std::string dry_run_text(const CampaignSpec& spec, const RunOptions& options) {
       const auto from_facts = read_limits(run.server_facts(arm.name));
       limits = from_facts.value_or(launch_limits(arm));
       out += fmt::format("arm {} ({}, {}): caps from {}\n", arm.name, engines::to_string(arm.engine),
-                         arm.launch ? "launch" : "attach " + arm.base_url, limits_origin(from_facts.has_value()));
+                         arm.launch ? "launch" : arm.pd ? "disaggregated: prefill, decode, router" : "attach " + arm.base_url,
+                         limits_origin(from_facts.has_value()));
     }
     const ScenarioSpec& s = spec.scenarios[p.scenario];
     const PointCap cap = cap_point(s.isl, s.osl, p.concurrency, limits);

@@ -122,7 +122,7 @@ ProbeResult identity_probe(const ArmSpec& arm, http::Exchange& ex, const std::st
 }
 
 bool declares_tool_parser(const ArmSpec& arm) {
-  const std::string launch = arm.launch.value_or("");
+  const std::string launch = arm.pd ? arm.pd->decode : arm.launch.value_or("");  // a PD arm's generating part
   return launch.find("--tool-call-parser") != std::string::npos || launch.find("--jinja") != std::string::npos;
 }
 

@@ -62,6 +62,11 @@ void emit_arm(YAML::Emitter& y, const ArmSpec& a, const std::string& default_key
   y << YAML::Key << "name" << YAML::Value << a.name;
   y << YAML::Key << "engine" << YAML::Value << std::string(engines::to_string(a.engine));
   if (a.launch) y << YAML::Key << "launch" << YAML::Value << YAML::DoubleQuoted << *a.launch;
+  if (a.pd) {
+    for (const PdPart part : k_pd_parts) {
+      y << YAML::Key << std::string(to_string(part)) << YAML::Value << YAML::DoubleQuoted << a.pd->command(part);
+    }
+  }
   y << YAML::Key << "base_url" << YAML::Value << YAML::DoubleQuoted << a.base_url;
   if (!a.env.empty()) {
     y << YAML::Key << "env" << YAML::Value << YAML::BeginMap;

@@ -83,10 +83,21 @@ struct RecipeKey {  // written by `recipe campaign`; copied into server_facts.js
   std::string catalog, select;
 };
 
+// The parts of a prefill/decode-disaggregated arm (pd_arm.hpp), in launch order.
+enum class PdPart { prefill, decode, router };
+std::string_view to_string(PdPart p);  // "prefill", "decode", "router"
+inline constexpr PdPart k_pd_parts[] = {PdPart::prefill, PdPart::decode, PdPart::router};
+
+struct PdLaunch {
+  std::string prefill, decode, router;  // launch commands, each with {port}
+  const std::string& command(PdPart p) const { return p == PdPart::prefill ? prefill : p == PdPart::decode ? decode : router; }
+};
+
 struct ArmSpec {
   std::string name;
   engines::Engine engine = engines::Engine::sim;
-  std::optional<std::string> launch;  // nullopt: attach to base_url
+  std::optional<std::string> launch;  // nullopt: attach to base_url (or a disaggregated arm's parts)
+  std::optional<PdLaunch> pd;         // a disaggregated arm: its parts' commands instead of `launch`
   std::string base_url;               // may hold {port} when launch does
   std::vector<flags::EnvVar> env;       // given to the launched server; recorded in server_facts.json
   // The environment variable holding the server's API key, sent as `Authorization: Bearer` on every
@@ -100,6 +111,8 @@ struct ArmSpec {
   GateSpec gate;
   std::optional<RecipeKey> recipe;
   std::optional<InServiceSpec> in_service;
+  // The campaign launches the server(s): `launch` or a disaggregated arm's parts.
+  bool launched() const { return launch.has_value() || pd.has_value(); }
 };
 
 enum class ScenarioKind { fixed, shared_prefix, multi_turn, controlled_hit_rate, trace };  // scenario_kind.hpp

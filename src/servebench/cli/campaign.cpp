@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "servebench/campaign/assets.hpp"
+#include "servebench/campaign/pd_arm.hpp"
 #include "servebench/campaign/runner.hpp"
 #include "servebench/campaign/status_file.hpp"
 #include "servebench/cli/campaign_executors.hpp"
@@ -34,12 +35,19 @@ struct CampaignArgs {
 // that fails to start later. Launches through a shell are left to the launch itself.
 void check_sim_launches(const campaign::CampaignSpec& spec) {
   for (const auto& arm : spec.arms) {
-    if (!arm.launch || arm.engine != engines::Engine::sim || arm.nodes > 1) continue;
-    auto args = plan::serve_sim_args(arm);
-    if (!args) continue;
-    if (auto ok = parse_serve_sim_args(*args); !ok) {
-      throw CommandError(k_exit_bad_input,
-                         fmt::format("{}: arm '{}': launch: {}", spec.file, arm.name, ok.error().message));
+    if (arm.engine != engines::Engine::sim || arm.nodes > 1) continue;
+    std::vector<std::pair<std::string, campaign::ArmSpec>> launches;  // a PD arm: its prefill and decode parts
+    if (arm.launch) launches.emplace_back("launch", arm);
+    for (const auto part : {campaign::PdPart::prefill, campaign::PdPart::decode}) {
+      if (arm.pd) launches.emplace_back(std::string(campaign::to_string(part)), campaign::pd_part_arm(arm, part));
+    }
+    for (const auto& [key, launch] : launches) {
+      auto args = plan::serve_sim_args(launch);
+      if (!args) continue;
+      if (auto ok = parse_serve_sim_args(*args); !ok) {
+        throw CommandError(k_exit_bad_input,
+                           fmt::format("{}: arm '{}': {}: {}", spec.file, arm.name, key, ok.error().message));
+      }
     }
   }
 }
@@ -66,6 +74,7 @@ int run_campaign(const CampaignArgs& args) {
     fmt::print("{}", campaign::dry_run_text(spec, options));
     return k_exit_ok;
   }
+  refuse_pd_arms(spec, options, args.exec);
   if (args.exec.executor == "k8s") return emit_k8s(spec, args.exec);
   const auto executor = make_executor(args.exec);
   options.executor = executor.get();

@@ -40,6 +40,19 @@ void apply_node_flags(campaign::CampaignSpec& spec, const ExecutorArgs& a) {
   }
 }
 
+void refuse_pd_arms(const campaign::CampaignSpec& spec, const campaign::RunOptions& options, const ExecutorArgs& a) {
+  if (a.executor == "local") return;
+  for (const auto& p : campaign::expand(spec, options.only)) {
+    const auto& arm = spec.arms[p.arm];
+    if (!arm.pd) continue;
+    throw CommandError(k_exit_bad_input,
+                       fmt::format("arm '{}' is prefill/decode-disaggregated (three servers: prefill, decode, router); "
+                                   "--executor {} runs one server per arm and does not launch it yet: run it with "
+                                   "--executor local, or leave it out with --only",
+                                   arm.name, a.executor));
+  }
+}
+
 std::unique_ptr<campaign::Executor> make_executor(const ExecutorArgs& a) {
   if (a.executor != "k8s" && !a.emit.empty()) throw CommandError(k_exit_bad_input, "--emit goes with --executor k8s");
   if (a.executor != "slurm") return nullptr;

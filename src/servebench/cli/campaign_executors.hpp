@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "servebench/campaign/executor.hpp"
+#include "servebench/campaign/runner.hpp"
 #include "servebench/campaign/spec.hpp"
 
 namespace servebench::cli {
@@ -27,6 +28,9 @@ struct ExecutorArgs {
 };
 
 void add_executor_options(CLI::App& run, ExecutorArgs& args);
+// Cluster executors run one server per arm: a prefill/decode-disaggregated arm (three servers) is
+// refused by name (CommandError, exit 2) under --executor slurm or k8s; it runs with the local one.
+void refuse_pd_arms(const campaign::CampaignSpec& spec, const campaign::RunOptions& options, const ExecutorArgs& args);
 // The executor of `--executor slurm` (nullptr for local); throws CommandError for misfit options.
 std::unique_ptr<campaign::Executor> make_executor(const ExecutorArgs& args);
 // Inside a multi-node Slurm job (--node-flags): every arm with nodes > 1 launches with the engine's

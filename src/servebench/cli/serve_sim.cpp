@@ -12,6 +12,7 @@
 
 #include "servebench/cli/command.hpp"
 #include "servebench/cli/serve_sim_parser.hpp"
+#include "servebench/cli/serve_sim_pd.hpp"
 #include "servebench/cli/version.hpp"
 #include "servebench/flags/flag_registry.hpp"
 #include "servebench/sim/http_front.hpp"
@@ -48,6 +49,7 @@ struct ServeSimFlags {
   std::optional<double> step_overhead_us, eager_layer_us, per_sequence_us, per_request_us;
   std::vector<std::string> faults;  // --sim-fault, repeatable
   std::deque<RecordedFlag> recorded;  // stable addresses: CLI11 keeps pointers into them
+  PdFlags pd;                         // --disaggregation-*, --router
 };
 
 void define_parallel_and_memory(CLI::App& c, ServeSimFlags& f) {
@@ -146,6 +148,8 @@ void define_speculative_and_server(CLI::App& c, ServeSimFlags& f) {
       ->group(k_simulated);
   c.add_flag("--stream-response-default-include-usage", f.default_usage, "usage chunk without stream_options")
       ->group(k_simulated);
+  define_disaggregation_flags(c, k.disaggregation, f.pd, k_simulated);
+  define_router_flags(c, f.pd, k_sim);
 }
 
 void define_sim_flags(CLI::App& c, ServeSimFlags& f) {
@@ -305,6 +309,7 @@ util::Result<sim::Deployment> resolve(ServeSimFlags& f) {
   auto a2a = sim::parse_moe_a2a_backend(f.moe_a2a_backend);
   if (!a2a) return std::unexpected(a2a.error());
   k.moe_a2a_backend = *a2a;
+  if (auto ok = apply_disaggregation(f.pd, k.disaggregation); !ok) return std::unexpected(ok.error());
   if (!f.speculative_algorithm.empty()) {
     auto algorithm = sim::parse_spec_algorithm(f.speculative_algorithm);
     if (!algorithm) return std::unexpected(algorithm.error());
@@ -399,6 +404,11 @@ void print_startup(const sim::Deployment& d, std::FILE* log) {
 }
 
 int serve(ServeSimFlags& f) {
+  if (f.pd.router) {
+    std::signal(SIGPIPE, SIG_IGN);
+    const ShutdownSignals signals;
+    return serve_router(f.pd, {f.host, f.port, f.io_threads, f.api_key}, [&signals] { signals.wait(); });
+  }
   auto deployment = unwrap(resolve(f));
   const auto options = front_options(f);
   std::signal(SIGPIPE, SIG_IGN);  // a launcher that closed its end of our stdout must not kill us

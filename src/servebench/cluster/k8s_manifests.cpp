@@ -197,6 +197,11 @@ util::Result<std::vector<Manifest>> k8s_manifests(const CampaignSpec& spec, cons
   std::vector<Manifest> out;
   out.push_back({spec.name + "-campaign.yaml", campaign_map(spec, options)});
   for (const auto& arm : spec.arms) {
+    if (arm.pd) {
+      return util::failf(util::ErrorKind::bad_input,
+                         "arm '{}' is prefill/decode-disaggregated: the k8s executor writes one server per arm and "
+                         "no manifest for its three parts (run it with --executor local)", arm.name);
+    }
     if (!arm.launch) {
       return util::failf(util::ErrorKind::bad_input,
                          "arm '{}' has no launch command: there is nothing to run in its pod (attach arms run with "

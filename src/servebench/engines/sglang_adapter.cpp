@@ -53,6 +53,7 @@ void read_server_info(const object& info, wire::ServerFacts& facts) {
                                          util::json_int(info, "speculative_num_draft_tokens")};
   }
   facts.sim = wire::sim_facts_of_server_info(info);
+  facts.disaggregation = wire::disaggregation_of_server_info(info);
 }
 
 class SglangAdapter final : public BasicAdapter {

@@ -18,6 +18,11 @@ bool is_env_word(const std::string& w) {
 
 util::Result<std::vector<std::string>> serve_sim_args(const campaign::ArmSpec& arm) {
   using util::ErrorKind;
+  if (arm.pd) {
+    return util::fail(ErrorKind::bad_input,
+                      "a prefill/decode-disaggregated arm: plan runs one engine per arm and does not chain a prefill "
+                      "engine, the KV transfer and a decode engine; measure it with `campaign run`");
+  }
   if (!arm.launch) {
     return util::failf(ErrorKind::bad_input, "the arm attaches to a running server ({}); plan simulates only arms it "
                        "launches", arm.base_url);

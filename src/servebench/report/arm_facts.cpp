@@ -60,6 +60,8 @@ util::Result<ServerFacts> read_server_facts(const std::filesystem::path& file) {
     }
   }
   out.speculative = speculative_text(f.facts);
+  for (const auto& p : f.parts) out.parts.emplace_back(p.part, p.launch);
+  if (f.facts && f.facts->disaggregation) out.kv_transfer = f.facts->disaggregation->kv_transfer;
   return out;
 }
 

@@ -6,8 +6,11 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "servebench/util/result.hpp"
+#include "servebench/wire/disaggregation_facts.hpp"
 
 namespace servebench::report {
 
@@ -20,6 +23,10 @@ struct ServerFacts {
   // real engine).
   std::string sim_hardware;
   std::optional<double> sim_time_scale;
+  // A prefill/decode-disaggregated arm: its parts' launch commands (part, command) in launch order,
+  // and the KV-transfer model its simulated decode part reported (nullopt for a real engine).
+  std::vector<std::pair<std::string, std::string>> parts;
+  std::optional<wire::KvTransferFacts> kv_transfer;
 };
 
 struct GateResult {

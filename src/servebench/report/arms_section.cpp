@@ -1,9 +1,13 @@
 // The arms: how each was launched and what the server reported about its capacity, plus the
 // quality gate (report_builder.hpp).
+#include <cmath>
+#include <set>
+
 #include <fmt/format.h>
 
 #include "servebench/report/number_format.hpp"
 #include "servebench/report/report_builder.hpp"
+#include "servebench/util/strings.hpp"
 
 namespace servebench::report {
 namespace {
@@ -55,6 +59,48 @@ void add_accuracy_comparison(const CampaignSet& set, Document& doc) {
   doc.add(BulletList{std::move(items)});
 }
 
+// The launch as the code block shows it: a disaggregated arm's parts one per line.
+std::string launch_text(const ServerFacts& f) {
+  if (f.parts.empty()) return text_or(f.launch);
+  std::string out;
+  for (const auto& [part, command] : f.parts) out += fmt::format("{}{}: {}", out.empty() ? "" : "\n", part, command);
+  return out;
+}
+
+// What a disaggregated arm's TTFT holds, and the KV transfer's modelled time at the prompt lengths
+// the arm was measured at (docs/report.md "Disaggregated arms").
+std::string pd_text(const CampaignSet& set, std::size_t arm) {
+  const Arm& a = set.arms[arm];
+  std::string text = fmt::format(
+      "{} is prefill/decode-disaggregated: its prefill, decode and router servers ran as one deployment, measured "
+      "through the router, so its TTFT includes the router's hops, the prefill, the KV transfer to the decode "
+      "server and the first decode step.", a.display);
+  const auto& t = a.facts.kv_transfer;
+  if (!t || !t->bytes_per_token_per_gpu || !t->link_gbs || !t->latency_us) {
+    return text + " The KV transfer's time is not modelled here (a real engine: it is part of the measured TTFT).";
+  }
+  if (*t->link_gbs <= 0) {
+    return text + fmt::format(" KV transfer: none (transfer backend {}: the same deployment without the transfer).",
+                              t->backend);
+  }
+  std::set<std::int64_t> isls;
+  for (const auto& p : set.points) {
+    if (p.arm == arm) isls.insert(p.record.isl);
+  }
+  std::vector<std::string> per_prompt;
+  for (const std::int64_t isl : isls) {
+    per_prompt.push_back(fmt::format("{} ms for a {}-token prompt", format_fixed(*t->time_ms(static_cast<double>(isl)), 1),
+                                     format_count(isl)));
+  }
+  return text + fmt::format(
+                    " KV transfer (the simulator's model, backend {}): {} B per token of the whole model, {} B per "
+                    "token to each decode GPU over {} GB/s, plus {} µs per transfer{}{} (on an idle link; transfers "
+                    "into one decode server queue).",
+                    t->backend, format_count(std::llround(t->bytes_per_token.value_or(0))),
+                    format_count(std::llround(*t->bytes_per_token_per_gpu)), format_fixed(*t->link_gbs, 1),
+                    format_fixed(*t->latency_us, 0), per_prompt.empty() ? "" : ": ", util::join(per_prompt, ", "));
+}
+
 }  // namespace
 
 void add_arms_section(const CampaignSet& set, Document& doc) {
@@ -73,7 +119,10 @@ void add_arms_section(const CampaignSet& set, Document& doc) {
   add_accuracy_comparison(set, doc);
   for (const Arm& a : set.arms) {
     doc.add(Paragraph{fmt::format("{}: fingerprint {}; launch command:", a.display, text_or(a.facts.fingerprint))});
-    doc.add(CodeBlock{text_or(a.facts.launch)});
+    doc.add(CodeBlock{launch_text(a.facts)});
+  }
+  for (std::size_t i = 0; i < set.arms.size(); ++i) {
+    if (!set.arms[i].facts.parts.empty()) doc.add(Paragraph{pd_text(set, i)});
   }
 }
 

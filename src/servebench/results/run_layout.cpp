@@ -52,6 +52,12 @@ fs::path RunLayout::arm_dir(std::string_view arm) const { return m_dir / "arms" 
 fs::path RunLayout::server_facts(std::string_view arm) const { return arm_dir(arm) / "server_facts.json"; }
 fs::path RunLayout::server_log(std::string_view arm) const { return arm_dir(arm) / "server.log"; }
 fs::path RunLayout::server_pid(std::string_view arm) const { return arm_dir(arm) / "server.pid"; }
+fs::path RunLayout::part_log(std::string_view arm, std::string_view part) const {
+  return arm_dir(arm) / ("server-" + std::string(part) + ".log");
+}
+fs::path RunLayout::part_pid(std::string_view arm, std::string_view part) const {
+  return arm_dir(arm) / ("server-" + std::string(part) + ".pid");
+}
 fs::path RunLayout::hooks_log(std::string_view arm) const { return arm_dir(arm) / "hooks.log"; }
 fs::path RunLayout::gate(std::string_view arm) const { return arm_dir(arm) / "gate.json"; }
 std::string RunLayout::server_facts_ref(std::string_view arm) {

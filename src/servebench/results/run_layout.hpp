@@ -25,6 +25,9 @@ class RunLayout {
   std::filesystem::path server_facts(std::string_view arm) const;  // arms/<arm>/server_facts.json
   std::filesystem::path server_log(std::string_view arm) const;    // arms/<arm>/server.log
   std::filesystem::path server_pid(std::string_view arm) const;    // arms/<arm>/server.pid
+  // A disaggregated arm's parts ("prefill", "decode", "router"), each a server of its own:
+  std::filesystem::path part_log(std::string_view arm, std::string_view part) const;  // arms/<arm>/server-<part>.log
+  std::filesystem::path part_pid(std::string_view arm, std::string_view part) const;  // arms/<arm>/server-<part>.pid
   std::filesystem::path hooks_log(std::string_view arm) const;     // arms/<arm>/hooks.log
   std::filesystem::path gate(std::string_view arm) const;          // arms/<arm>/gate.json
   // The server facts path relative to the run directory, as ledger records cite it.

@@ -25,6 +25,42 @@ std::optional<RecipeOrigin> recipe_of(const json::object& o) {
   return RecipeOrigin{*catalog, *select};
 }
 
+json::object facts_or_unknown(const std::optional<wire::ServerFacts>& facts, const std::string& error) {
+  return facts && error.empty() ? wire::to_json(*facts) : unknown_facts();
+}
+
+json::object part_json(const PartFacts& p) {
+  json::object o{{"part", p.part},         {"launch", p.launch}, {"launched", p.launched},
+                 {"base_url", p.base_url}, {"facts", facts_or_unknown(p.facts, p.facts_error)}};
+  if (!p.facts_error.empty()) o["facts_error"] = p.facts_error;
+  if (p.facts && p.facts_error.empty() && p.facts->sim) o["sim"] = p.facts->sim->block;
+  o["raw"] = p.raw;
+  return o;
+}
+
+// `facts` (with the `sim` block beside it), `facts_error` and `raw` of a server's object: the file's
+// own or one part's.
+void read_facts_of(const json::object& o, std::optional<wire::ServerFacts>& facts, std::string& error, json::value& raw) {
+  if (const auto* f = o.if_contains("facts"); f != nullptr && f->is_object()) {
+    facts = wire::server_facts_from_json(f->get_object());
+    if (const auto* sim = o.if_contains("sim"); sim != nullptr && sim->is_object()) {
+      facts->sim = wire::read_sim_facts(sim->get_object());
+    }
+  }
+  error = util::json_string(o, "facts_error").value_or("");
+  if (const auto* r = o.if_contains("raw")) raw = *r;
+}
+
+PartFacts part_of(const json::object& o) {
+  PartFacts p;
+  p.part = util::json_string(o, "part").value_or("");
+  p.launch = util::json_string(o, "launch").value_or("");
+  p.launched = util::json_string(o, "launched").value_or("");
+  p.base_url = util::json_string(o, "base_url").value_or("");
+  read_facts_of(o, p.facts, p.facts_error, p.raw);
+  return p;
+}
+
 }  // namespace
 
 json::object to_json(const ServerFactsFile& f) {
@@ -43,10 +79,15 @@ json::object to_json(const ServerFactsFile& f) {
   o["captured_at"] = f.captured_at;
   if (f.recipe) o["recipe"] = json::object{{"catalog", f.recipe->catalog}, {"select", f.recipe->select}};
   const bool known = f.facts && f.facts_error.empty();
-  o["facts"] = known ? wire::to_json(*f.facts) : unknown_facts();
+  o["facts"] = facts_or_unknown(f.facts, f.facts_error);
   if (!f.facts_error.empty()) o["facts_error"] = f.facts_error;
   o["raw"] = f.raw;
   if (known && f.facts->sim) o["sim"] = f.facts->sim->block;
+  if (!f.parts.empty()) {
+    json::array parts;
+    for (const auto& p : f.parts) parts.push_back(part_json(p));
+    o["parts"] = std::move(parts);
+  }
   return o;
 }
 
@@ -70,14 +111,12 @@ util::Result<ServerFactsFile> parse_server_facts(std::string_view text, const st
   f.base_url = util::json_string(o, "base_url").value_or("");
   f.captured_at = util::json_string(o, "captured_at").value_or("");
   f.recipe = recipe_of(o);
-  if (const auto* facts = o.if_contains("facts"); facts != nullptr && facts->is_object()) {
-    f.facts = wire::server_facts_from_json(facts->get_object());
-    if (const auto* sim = o.if_contains("sim"); sim != nullptr && sim->is_object()) {
-      f.facts->sim = wire::read_sim_facts(sim->get_object());
+  read_facts_of(o, f.facts, f.facts_error, f.raw);
+  if (const auto* parts = o.if_contains("parts"); parts != nullptr && parts->is_array()) {
+    for (const auto& p : parts->get_array()) {
+      if (p.is_object()) f.parts.push_back(part_of(p.get_object()));
     }
   }
-  f.facts_error = util::json_string(o, "facts_error").value_or("");
-  if (const auto* raw = o.if_contains("raw")) f.raw = *raw;
   return f;
 }
 

@@ -25,6 +25,16 @@ struct RecipeOrigin {
   std::string catalog, select;  // the catalog name and the selection that rendered the launch
 };
 
+// One part of a prefill/decode-disaggregated arm ("prefill", "decode", "router"): how it was launched
+// and what it said about itself (docs/formats.md "server_facts.json").
+struct PartFacts {
+  std::string part;
+  std::string launch, launched, base_url;
+  std::optional<wire::ServerFacts> facts;  // nullopt: could not be read (facts_error says why)
+  std::string facts_error;
+  boost::json::value raw = boost::json::object{};
+};
+
 struct ServerFactsFile {
   std::string arm, engine;
   std::optional<std::int64_t> gpus;
@@ -37,6 +47,8 @@ struct ServerFactsFile {
   std::optional<wire::ServerFacts> facts;
   std::string facts_error;
   boost::json::value raw = boost::json::object{};  // {"<route>": <body>, ...} as read
+  // A disaggregated arm: each part in launch order (the arm's own facts are the router's); empty otherwise.
+  std::vector<PartFacts> parts;
 };
 
 boost::json::object to_json(const ServerFactsFile& f);

@@ -2,6 +2,7 @@
 #include <chrono>
 
 #include "servebench/sim/deployment.hpp"
+#include "servebench/sim/kv_transfer.hpp"
 
 namespace servebench::sim {
 namespace {
@@ -49,6 +50,11 @@ std::vector<Fact> server_args(const Deployment& d) {
       {"max_total_tokens", c.max_total_tokens ? i64(*c.max_total_tokens) : FactValue{nullptr}},
       {"max_total_num_tokens", i64(d.memory.rank_pool_tokens)},  // one DP attention rank's, as SGLang
       {"max_req_input_len", i64(d.max_req_input_len)},
+      {"disaggregation_mode", std::string(to_string(c.disaggregation.mode))},
+      {"disaggregation_transfer_backend", c.disaggregation.transfer_backend},
+      {"disaggregation_bootstrap_port", i64(c.disaggregation.bootstrap_port)},
+      {"disaggregation_ib_device", text_or_null(c.disaggregation.ib_device)},
+      {"disaggregation_decode_enable_radix_cache", c.disaggregation.decode_enable_radix_cache},
   };
 }
 
@@ -89,8 +95,22 @@ std::vector<Fact> sim_block(const Deployment& d) {
   };
 }
 
+// The KV-transfer model of a disaggregated part (kv_transfer.hpp), so a report can show its figures.
+void add_kv_transfer(std::vector<Fact>& sim, const Deployment& d) {
+  if (d.config.disaggregation.mode == DisaggregationMode::none) return;
+  const KvTransferModel t = kv_transfer_model(d);
+  sim.push_back({"kv_transfer_bytes_per_token", t.bytes_per_token});
+  sim.push_back({"kv_transfer_bytes_per_token_per_gpu", t.bytes_per_token_per_gpu});
+  sim.push_back({"kv_transfer_link_gbs", t.moves_bytes ? t.link_bytes_per_s / 1e9 : 0.0});
+  sim.push_back({"kv_transfer_latency_us", t.moves_bytes ? micros(t.latency) : 0.0});
+}
+
 }  // namespace
 
-ServerFacts describe(const Deployment& d) { return {server_args(d), sim_block(d)}; }
+ServerFacts describe(const Deployment& d) {
+  ServerFacts f{server_args(d), sim_block(d)};
+  add_kv_transfer(f.sim, d);
+  return f;
+}
 
 }  // namespace servebench::sim

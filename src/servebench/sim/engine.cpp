@@ -23,9 +23,15 @@ Engine::Engine(Deployment deployment)
       m_radix(!m_d.config.disable_radix_cache),
       m_slots(static_cast<std::size_t>(m_d.config.pp_size)),
       m_prefilling(static_cast<std::size_t>(m_d.config.pp_size)),
+      m_transferring(static_cast<std::size_t>(m_d.config.pp_size)),
       m_stage_free(static_cast<std::size_t>(m_d.config.pp_size)),
       m_new_token_ratio(m_d.config.init_new_token_ratio) {
   m_counters.max_total_num_tokens = m_d.memory.max_total_num_tokens;
+  const DisaggregationConfig& pd = m_d.config.disaggregation;
+  if (pd.mode == DisaggregationMode::decode) {
+    m_link.emplace(kv_transfer_model(m_d));
+    m_radix = m_radix && pd.decode_enable_radix_cache;  // SGLang's decode servers cache no prefixes by default
+  }
 }
 
 util::Result<RequestId> Engine::submit(SimRequest request) {
@@ -59,6 +65,10 @@ util::Result<RequestId> Engine::submit(std::span<const std::int32_t> ids, Sampli
     const auto bad = *std::find_if(ids.begin(), ids.end(), [&](std::int32_t id) { return static_cast<std::uint32_t>(id) >= vocab; });
     return util::failf(util::ErrorKind::bad_input, "token id {} is outside the vocabulary", bad);
   }
+  if (m_d.config.disaggregation.mode == DisaggregationMode::prefill) {  // the decode server generates the rest
+    sampling.max_tokens = 1;
+    sampling.min_tokens = std::min<std::int64_t>(sampling.min_tokens, 1);
+  }
   std::int32_t r;
   if (!m_free_requests.empty()) {
     r = m_free_requests.back();
@@ -79,6 +89,7 @@ util::Result<RequestId> Engine::submit(std::span<const std::int32_t> ids, Sampli
   q.sampling = std::move(sampling);
   q.prompt_len = prompt;
   q.fill_target = prompt;
+  q.kv_remote = m_link.has_value();
   // q.plan is made when the prompt's prefill completes (plan_outputs), when its first token is due.
   q.spec_rng = SeededRng(mix64(m_d.config.sim_seed ^ 0x73706563ULL, q.id));
   q.meta.id = q.id;
@@ -100,6 +111,7 @@ bool Engine::cancel(RequestId id) {
     auto& list = m_slots[static_cast<std::size_t>(q.slot)];
     list.erase(std::find(list.begin(), list.end(), r));
     if (q.phase == Phase::prefill) m_prefilling[static_cast<std::size_t>(q.slot)] -= 1;
+    if (q.phase == Phase::transfer) m_transferring[static_cast<std::size_t>(q.slot)] -= 1;
     m_running -= 1;
     release_kv(q);
   }
@@ -148,6 +160,14 @@ StepResult Engine::step() {
   m_events.clear();
   m_logs.clear();
   const VirtualTime start = m_now;
+  run_iterations();
+  // A decode server whose only work is KV on its way: its clock moves to the first arrival.
+  const bool nothing_ran = m_now == start && m_events.empty() && m_logs.empty() && m_in_flight.empty();
+  if (nothing_ran && advance_to_next_arrival()) run_iterations();
+  return {m_now - start, m_events, m_logs};
+}
+
+void Engine::run_iterations() {
   const int slots = m_d.config.pp_size;
   // Launch micro-batches until the earliest one in flight completes; return with its tokens.
   for (int launches = 0; launches <= slots; ++launches) {
@@ -170,7 +190,6 @@ StepResult Engine::step() {
     if (first != m_in_flight.end()) complete(static_cast<std::size_t>(first - m_in_flight.begin()));
     break;
   }
-  return {m_now - start, m_events, m_logs};
 }
 
 void Engine::complete(std::size_t index) {

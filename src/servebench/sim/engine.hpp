@@ -15,6 +15,7 @@
 
 #include "servebench/sim/deployment.hpp"
 #include "servebench/sim/engine_request.hpp"
+#include "servebench/sim/kv_transfer.hpp"
 #include "servebench/sim/output_tokens.hpp"
 #include "servebench/sim/perf_model.hpp"
 #include "servebench/sim/radix_cache.hpp"
@@ -41,6 +42,9 @@ struct EngineCounters {
   std::int64_t spec_accepted_tokens_total = 0; // accepted draft tokens (excludes the bonus token)
   std::int64_t retractions_total = 0;
   std::int64_t requests_finished_total = 0;
+  // A decode server of a disaggregated deployment: prompts received, their tokens, and the virtual
+  // time from admission (KV pages allocated) until the KV had arrived, summed.
+  std::int64_t kv_transfers_total = 0, kv_transfer_tokens_total = 0, kv_transfer_ns_total = 0;
   std::int64_t running = 0, queued = 0;        // sglang:num_running_reqs, sglang:num_queue_reqs
   std::int64_t used_tokens = 0, max_total_num_tokens = 0;
   double token_usage = 0;                      // sglang:token_usage
@@ -52,7 +56,9 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // Queues a request at now(). Fails (bad_input, SGLang's 400 text) when prompt + max_tokens exceeds
+  // Queues a request at now(). On a prefill server (disaggregation) it generates one token at most;
+  // on a decode server its prompt's KV arrives over the modelled link instead of being computed,
+  // after the request holds pool space for it (kv_transfer.hpp). Fails (bad_input, SGLang's 400 text) when prompt + max_tokens exceeds
   // the context length, the prompt cannot fit the KV pool, or an id is outside the vocabulary.
   util::Result<RequestId> submit(SimRequest request);
   // The same for a prompt the caller keeps: it is copied into storage the engine reuses from
@@ -93,11 +99,17 @@ class Engine {
   bool slot_busy(int slot) const;
   void admit(int slot, BatchShape& shape, StepLog& log, std::int64_t& budget);
   bool try_admit(std::int32_t r, int slot, std::int64_t headroom, std::int64_t& host_load);
+  void join_slot(std::int32_t r, int slot);  // an admitted request joins micro-batch `slot`'s running set
+  // engine_transfer.cpp: a decode server's requests whose KV arrives from the prefill server
+  bool admit_remote(std::int32_t r, int slot, std::int64_t headroom);
+  void receive_arrived(int slot, VirtualTime at);
+  bool advance_to_next_arrival();
   void continue_prefill(int slot, BatchShape& shape, StepLog& log, std::int64_t& budget);
   void add_decodes(int slot, BatchShape& shape, StepLog& log);
   bool make_room(std::int64_t tokens);
   void retract(std::int32_t r);
   std::int64_t reserved_decode_tokens() const;
+  void run_iterations();
   // engine.cpp: completing a micro-batch
   void complete(std::size_t in_flight_index);
   void plan_outputs(std::span<const std::int32_t> members);
@@ -120,7 +132,10 @@ class Engine {
   std::unordered_map<RequestId, std::int32_t> m_by_id;
   std::deque<std::int32_t> m_waiting;
   std::vector<std::vector<std::int32_t>> m_slots;  // running requests per micro-batch slot, admission order
-  std::vector<std::int64_t> m_prefilling;          // of which are in Phase::prefill (the rest decode)
+  std::vector<std::int64_t> m_prefilling;          // of which are in Phase::prefill
+  std::vector<std::int64_t> m_transferring;        // ... in Phase::transfer (the rest decode)
+  std::optional<KvTransferLink> m_link;            // a decode server's receiving link
+  VirtualTime m_launch_at{};                       // the launch being formed (launch())
   std::vector<VirtualTime> m_stage_free;
   std::vector<InFlight> m_in_flight;
   int m_next_slot = 0;

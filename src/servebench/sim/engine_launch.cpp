@@ -22,12 +22,15 @@ bool Engine::launch(int slot, VirtualTime at) {
   StepLog log;
   log.micro_batch = slot;
   std::int64_t budget = m_d.chunked_prefill_size;
+  m_launch_at = at;
+  receive_arrived(slot, at);
   // A mixed batch's decodes take their share of the prefill budget (SGLang's PrefillAdder subtracts
   // the running batch; vLLM schedules the decodes first).
   const auto s = static_cast<std::size_t>(slot);
   if (m_d.mixed_chunk) budget -= static_cast<std::int64_t>(m_slots[s].size()) - m_prefilling[s];
   continue_prefill(slot, shape, log, budget);
   admit(slot, shape, log, budget);
+  receive_arrived(slot, at);  // KV that arrives at once (a `fake` transfer) decodes in this batch
   const bool prefill = shape.prefill_chunks > 0;
   if (!prefill || m_d.mixed_chunk) add_decodes(slot, shape, log);
   if (shape.tokens() == 0) return false;
@@ -109,9 +112,11 @@ void Engine::admit(int slot, BatchShape& shape, StepLog& log, std::int64_t& budg
     const auto own = static_cast<std::int64_t>(remaining_estimate(q.sampling.max_tokens, q.outputs()) * m_new_token_ratio);
     // SGLang keeps room for the running requests' future tokens; with nothing running, admit if it fits.
     const std::int64_t headroom = m_running == 0 ? 0 : reserved + own;
-    if (!try_admit(r, slot, headroom, shape.host_load_tokens)) break;
+    const bool remote = q.kv_remote;
+    if (!(remote ? admit_remote(r, slot, headroom) : try_admit(r, slot, headroom, shape.host_load_tokens))) break;
     m_waiting.pop_front();
     reserved += own;
+    if (remote) continue;  // nothing to compute: its KV arrives (receive_arrived)
     shape.new_requests += 1;
     q.chunk = std::min(budget, q.fill_target - q.filled);
     m_perf.add_prefill(shape, q.filled, q.chunk);
@@ -151,11 +156,16 @@ bool Engine::try_admit(std::int32_t r, int slot, std::int64_t headroom, std::int
   q.filled = filled;
   q.phase = Phase::prefill;
   m_prefilling[static_cast<std::size_t>(slot)] += 1;
+  join_slot(r, slot);
+  return true;
+}
+
+void Engine::join_slot(std::int32_t r, int slot) {
+  Request& q = m_requests[static_cast<std::size_t>(r)];
   q.slot = slot;
   q.admission = ++m_admissions;
   m_slots[static_cast<std::size_t>(slot)].push_back(r);
   m_running += 1;
-  return true;
 }
 
 bool Engine::make_room(std::int64_t tokens) {
@@ -167,7 +177,10 @@ bool Engine::make_room(std::int64_t tokens) {
 void Engine::add_decodes(int slot, BatchShape& shape, StepLog& log) {
   auto& list = m_slots[static_cast<std::size_t>(slot)];
   // A running request is prefilling or decoding.
-  const auto decoding = [&] { return static_cast<std::int64_t>(list.size()) - m_prefilling[static_cast<std::size_t>(slot)]; };
+  const auto decoding = [&] {
+    const auto s = static_cast<std::size_t>(slot);
+    return static_cast<std::int64_t>(list.size()) - m_prefilling[s] - m_transferring[s];
+  };
   int batch = static_cast<int>(decoding());
   if (batch == 0) return;
   int steps = draft_steps(m_d.spec, batch);
@@ -208,6 +221,7 @@ void Engine::retract(std::int32_t r) {
   q.fill_target = static_cast<std::int64_t>(q.seq.size());  // recompute prompt and output so far
   q.filled = 0;
   q.slot = -1;
+  q.kv_remote = false;  // its KV is gone: recomputed here like any retracted request
   q.meta.retractions += 1;
   m_counters.retractions_total += 1;
   m_waiting.push_front(r);

@@ -9,7 +9,8 @@
 
 namespace servebench::sim::detail {
 
-enum class Phase { waiting, prefill, decode, done };
+// transfer: admitted on a decode server of a disaggregated deployment, its prompt's KV on the way.
+enum class Phase { waiting, prefill, transfer, decode, done };
 
 struct EngineRequest {
   RequestId id = 0;
@@ -27,6 +28,8 @@ struct EngineRequest {
   std::int32_t node = 0;           // locked radix node (0 = none)
   int slot = -1;
   bool admitted_once = false;
+  bool kv_remote = false;          // a decode server's request: the prompt's KV comes from the prefill server
+  VirtualTime kv_ready{};          // Phase::transfer: when that KV has arrived
   std::uint64_t admission = 0;
   SeededRng spec_rng{0};
   RequestMeta meta;

@@ -91,6 +91,13 @@ void append_metrics_text(std::string& out, const ServerStats& stats, std::string
        stats.gen_throughput},
       {metric::k_spec_accept_length, Kind::gauge, "The average acceptance length since start (0 without speculation).",
        stats.accept_length},
+      {metric::k_kv_transfers_total, Kind::counter,
+       "Prompts whose KV this decode server received from a prefill server (simulator).", num(c.kv_transfers_total)},
+      {metric::k_kv_transfer_tokens_total, Kind::counter, "Prompt tokens whose KV was received (simulator).",
+       num(c.kv_transfer_tokens_total)},
+      {metric::k_kv_transfer_seconds_total, Kind::counter,
+       "Virtual seconds from KV allocation until the transferred KV arrived, summed (simulator).",
+       static_cast<double>(c.kv_transfer_ns_total) / 1e9},
   };
   for (const Metric& m : metrics) append_metric(out, m, model_name);
   append_step_lateness(out, stats.step_lateness, model_name);

@@ -151,6 +151,7 @@ util::Result<SpecAlgorithm> parse_spec_algorithm(std::string_view s) {
 }
 
 util::Result<void> validate(const SimConfig& c) {
+  if (auto ok = validate(c.disaggregation); !ok) return ok;
   for (auto check : {validate_parallel, validate_memory, validate_speculative, validate_sim}) {
     if (auto r = check(c); !r) return r;
   }

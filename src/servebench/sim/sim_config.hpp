@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "servebench/sim/disaggregation.hpp"
 #include "servebench/util/result.hpp"
 
 namespace servebench::sim {
@@ -94,6 +95,9 @@ struct SimConfig {
   double hicache_size_gb = 0;  // 0: size the host tier by hicache_ratio
   int page_size = 1;
   std::optional<std::int64_t> max_total_tokens;
+  // Prefill/decode disaggregation (--disaggregation-*): a prefill server answers at most one token, a
+  // decode server receives every prompt's KV over the modelled link (docs/sim.md "Disaggregation").
+  DisaggregationConfig disaggregation;
   // sim-only behaviour
   // Draft acceptance, most specific first: the accept length (tokens per verify, solved for one α at
   // the configured steps), else these rates (one α, or one rate per draft position), else the model

@@ -27,5 +27,10 @@ inline constexpr std::string_view k_spec_accept_length = "sglang:spec_accept_len
 // The simulator's own diagnostics (no SGLang counterpart): a histogram (`_bucket{le=…}`, `_sum`,
 // `_count`) of how late the engine loop handed out each step's chunks against its schedule.
 inline constexpr std::string_view k_sim_step_lateness_seconds = "servebench:sim_step_lateness_seconds";
+// A simulated decode server of a disaggregated deployment: prompts whose KV it received, their
+// tokens, and the (virtual) seconds from pool allocation until the KV had arrived, summed.
+inline constexpr std::string_view k_kv_transfers_total = "servebench:kv_transfers_total";
+inline constexpr std::string_view k_kv_transfer_tokens_total = "servebench:kv_transfer_tokens_total";
+inline constexpr std::string_view k_kv_transfer_seconds_total = "servebench:kv_transfer_seconds_total";
 
 }  // namespace servebench::wire::sglang_metric

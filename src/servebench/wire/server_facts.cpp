@@ -22,6 +22,7 @@ boost::json::object to_json(const ServerFacts& f) {
                                     {"eagle_topk", opt(f.speculative->eagle_topk)},
                                     {"num_draft_tokens", opt(f.speculative->num_draft_tokens)}};
   }
+  if (f.disaggregation) o["disaggregation"] = to_json(*f.disaggregation);
   return o;
 }
 
@@ -38,6 +39,9 @@ ServerFacts server_facts_from_json(const boost::json::object& o) {
     const auto& s = spec->get_object();
     f.speculative = SpeculativeFacts{util::json_string(s, "algorithm").value_or(""), util::json_int(s, "num_steps"),
                                      util::json_int(s, "eagle_topk"), util::json_int(s, "num_draft_tokens")};
+  }
+  if (const auto* pd = o.if_contains("disaggregation"); pd != nullptr && pd->is_object()) {
+    f.disaggregation = disaggregation_from_json(pd->get_object());
   }
   return f;
 }

@@ -8,6 +8,8 @@
 
 #include <boost/json/object.hpp>
 
+#include "servebench/wire/disaggregation_facts.hpp"
+
 namespace servebench::wire {
 
 struct SpeculativeFacts {
@@ -30,6 +32,7 @@ struct ServerFacts {
   std::optional<std::int64_t> context_length, kv_pool_tokens, max_running_requests;
   std::optional<SpeculativeFacts> speculative;
   std::optional<SimFacts> sim;  // only when the server is the simulator
+  std::optional<DisaggregationFacts> disaggregation;  // a part or the router of a disaggregated deployment
   std::string raw_json;         // {"<route>": <body as read>, ...}
 };
 

@@ -70,6 +70,33 @@ TEST(ServerFactsFile, RoundTripsThroughTheFile) {
   fs::remove_all(dir);
 }
 
+TEST(ServerFactsFile, ADisaggregatedArmKeepsEveryPartsFactsAndTheTransferModel) {
+  ServerFactsFile f = sample();
+  wire::DisaggregationFacts pd;
+  pd.mode = "router";
+  pd.prefill_urls = {"http://127.0.0.1:1"};
+  pd.decode_urls = {"http://127.0.0.1:2"};
+  pd.kv_transfer = wire::KvTransferFacts{"mooncake", 131072, 131072, 41.5, 15};
+  f.facts->disaggregation = pd;
+  PartFacts prefill{"prefill", "servebench serve-sim --disaggregation-mode prefill --port {port}", "x", "http://127.0.0.1:1",
+                    sample().facts, "", boost::json::object{}};
+  PartFacts router{"router", "r", "r", "http://127.0.0.1:3", std::nullopt, "GET /server_info: HTTP 502", boost::json::object{}};
+  f.parts = {prefill, router};
+  const auto o = to_json(f);
+  EXPECT_EQ(o.at("facts").at("disaggregation").at("mode").as_string(), "router");
+  EXPECT_EQ(o.at("parts").as_array().size(), 2u);
+  EXPECT_EQ(o.at("parts").at(0).at("sim").at("hardware").as_string(), "h200");
+  EXPECT_TRUE(o.at("parts").at(1).at("facts").at("kv_pool_tokens").is_null());
+  auto back = parse_server_facts(boost::json::serialize(o), "server_facts.json");
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_EQ(back->parts.size(), 2u);
+  EXPECT_EQ(back->parts[0].part, "prefill");
+  EXPECT_EQ(back->parts[1].facts_error, "GET /server_info: HTTP 502");
+  ASSERT_TRUE(back->facts->disaggregation && back->facts->disaggregation->kv_transfer);
+  EXPECT_NEAR(*back->facts->disaggregation->kv_transfer->time_ms(1024), 3.2492, 1e-3);
+  EXPECT_EQ(to_json(*back), o);
+}
+
 TEST(ServerFactsFile, FailedFactsAreAllUnknownWithTheReason) {
   ServerFactsFile f = sample_facts();
   f.facts_error = "GET /server_info: HTTP 500";
