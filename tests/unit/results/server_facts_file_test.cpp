@@ -71,7 +71,7 @@ TEST(ServerFactsFile, RoundTripsThroughTheFile) {
 }
 
 TEST(ServerFactsFile, ADisaggregatedArmKeepsEveryPartsFactsAndTheTransferModel) {
-  ServerFactsFile f = sample();
+  ServerFactsFile f = sample_facts();
   wire::DisaggregationFacts pd;
   pd.mode = "router";
   pd.prefill_urls = {"http://127.0.0.1:1"};
@@ -79,7 +79,7 @@ TEST(ServerFactsFile, ADisaggregatedArmKeepsEveryPartsFactsAndTheTransferModel) 
   pd.kv_transfer = wire::KvTransferFacts{"mooncake", 131072, 131072, 41.5, 15};
   f.facts->disaggregation = pd;
   PartFacts prefill{"prefill", "servebench serve-sim --disaggregation-mode prefill --port {port}", "x", "http://127.0.0.1:1",
-                    sample().facts, "", boost::json::object{}};
+                    sample_facts().facts, "", boost::json::object{}};
   PartFacts router{"router", "r", "r", "http://127.0.0.1:3", std::nullopt, "GET /server_info: HTTP 502", boost::json::object{}};
   f.parts = {prefill, router};
   const auto o = to_json(f);

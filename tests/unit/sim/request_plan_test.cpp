@@ -7,10 +7,10 @@ using namespace servebench::sim;
 
 namespace {
 
-constexpr std::int32_t k_bos = 128000, k_eos = 128009;
+constexpr std::int32_t k_plan_bos = 128000, k_plan_eos = 128009;
 
 const Tokenizer& tokenizer() {
-  static const Tokenizer t(128256, TokenIds{k_bos, k_eos, 128000});
+  static const Tokenizer t(128256, TokenIds{k_plan_bos, k_plan_eos, 128000});
   return t;
 }
 
@@ -34,7 +34,7 @@ TEST(RequestPlan, TextPromptGetsBosAndTokenIdsPassThrough) {
       tokenizer(), options(), std::nullopt);
   ASSERT_EQ(plan.items.size(), 2u);
   EXPECT_TRUE(plan.batch);
-  EXPECT_EQ(plan.items[0].prompt.front(), k_bos);
+  EXPECT_EQ(plan.items[0].prompt.front(), k_plan_bos);
   EXPECT_EQ(decoded(plan.items[0].prompt), "hello world");
   EXPECT_EQ(plan.items[1].prompt, (std::vector<std::int32_t>{5, 6, 7}));
   EXPECT_EQ(plan.items[1].sampling.max_tokens, 9);
@@ -77,7 +77,7 @@ TEST(RequestPlan, OracleForcesTheAnswerThenEos) {
   const auto on = plan_request(request, tokenizer(), options(OracleMode::on), std::nullopt);
   const auto& forced = on.items[0].sampling.forced_output;
   ASSERT_FALSE(forced.empty());
-  EXPECT_EQ(forced.back(), k_eos);
+  EXPECT_EQ(forced.back(), k_plan_eos);
   EXPECT_EQ(decoded(forced), "The answer is 3.");
 }
 
