@@ -202,9 +202,11 @@ TEST(StreamClient, ConnectionsOfAServerThatClosesThemAreNotReusedOrAreRetried) {
     }
     if (options.close_after_response) {
       // The pool learns that this server closes every connection: after the first few, requests
-      // connect anew instead of writing into a closed socket and reconnecting inside their TTFT.
+      // connect anew instead of writing into a closed socket and reconnecting inside their TTFT
+      // (whether the close races the reuse check depends on the machine's load). Either way each
+      // request costs one connection: a reconnect replaces the stale one the pool handed out.
       EXPECT_LE(chain.reconnects, 3);
-      EXPECT_EQ(server.accepted_connections(), 40u + static_cast<unsigned>(chain.reconnects));
+      EXPECT_EQ(server.accepted_connections(), 40u);
     }
   }
 }
