@@ -94,6 +94,10 @@ void define_parallel_and_memory(CLI::App& c, ServeSimFlags& f) {
   c.add_option("--kv-cache-dtype", f.kv_cache_dtype, "auto | bf16 | bfloat16 | fp8_e4m3 | fp8_e5m2 | mxfp8 | nvfp4 | fp4_e2m1 | fp4_mx_block16")
       ->capture_default_str()
       ->group(k_simulated);
+  c.add_option("--quantization", k.quantization,
+               "quantization method; fp8, w8a8_int8, modelopt_fp4, mxfp4, awq, gptq, ... set the weight format "
+               "(docs/sim.md), others keep the model card's")
+      ->group(k_simulated);
   c.add_option("--context-length", k.context_length, "context length (default: the model card's)")->group(k_simulated);
   c.add_flag("--disable-radix-cache", k.disable_radix_cache, "no prefix cache")->group(k_simulated);
   c.add_flag("--enable-hierarchical-cache", k.enable_hierarchical_cache, "HiCache host tier")->group(k_simulated);

@@ -15,6 +15,11 @@ std::vector<Candidate> enumerate_candidates(const RecommendSpec& spec, const sim
   const std::vector<int> chunks{4096, 8192, 16384};
   const std::vector<int> graphs{32, 160, 256};
   const std::vector<sim::KvCacheDtype> kvs{sim::KvCacheDtype::auto_dtype, sim::KvCacheDtype::fp8_e4m3};
+  // Weight quantization the card allows: a 16-bit checkpoint is also served with SGLang's online FP8
+  // quantization (--quantization fp8: W8A8 on FP8 tensor cores, half the weight bytes). Formats that
+  // need a checkpoint of their own (NVFP4, AWQ, ...) are another model card.
+  std::vector<std::string> quants{""};
+  if (card.weight_dtype_bytes >= 2) quants.emplace_back("fp8");
   std::vector<int> spec_steps{0};
   if (card.draft) spec_steps.insert(spec_steps.end(), {1, 2, 3});
   const std::string algorithm = !card.draft ? "" : card.draft->kind == sim::DraftKind::mtp ? "NEXTN"
@@ -30,6 +35,7 @@ std::vector<Candidate> enumerate_candidates(const RecommendSpec& spec, const sim
     if (moe && tp > 1) eps.push_back(tp);
     std::vector<int> dps{1};
     if (dp_attention && tp > 1) dps.push_back(tp);
+    for (const auto& quant : quants)
     for (int ep : eps)
       for (int dp : dps)
       for (int mrr : mrrs)
@@ -50,7 +56,9 @@ std::vector<Candidate> enumerate_candidates(const RecommendSpec& spec, const sim
                 k.chunked_prefill_size = chunk;
                 k.cuda_graph_max_bs = graph;
                 k.kv_cache_dtype = kv;
-                c.flags = {fmt::format("--tp-size {}", tp)};
+                k.quantization = quant;
+                if (!quant.empty()) c.flags.push_back("--quantization " + quant);
+                c.flags.push_back(fmt::format("--tp-size {}", tp));
                 if (pp > 1) c.flags.push_back(fmt::format("--pp-size {}", pp));
                 if (ep > 1) c.flags.push_back(fmt::format("--ep-size {}", ep));
                 if (dp > 1) c.flags.insert(c.flags.end(), {fmt::format("--dp-size {}", dp), "--enable-dp-attention"});

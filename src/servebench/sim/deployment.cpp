@@ -227,8 +227,11 @@ util::Result<Deployment> make_deployment(const SimConfig& config, ModelCard mode
   if (!engine) return std::unexpected(engine.error());
   d.engine = std::move(*engine);
   d.model = std::move(model);
-  if (!config.weight_dtype.empty()) {
-    auto format = weight_format(config.weight_dtype);
+  if (d.config.weight_dtype.empty() && !config.quantization.empty()) {
+    d.config.weight_dtype = quantization_weight_format(config.quantization).value_or("");
+  }
+  if (!d.config.weight_dtype.empty()) {
+    auto format = weight_format(d.config.weight_dtype);
     if (!format) return util::failf(util::ErrorKind::bad_input, "--sim-weight-dtype: {}", format.error().message);
     d.model.weight_dtype_bytes = format->bytes;
     d.model.weight_gemm = format->gemm;

@@ -88,6 +88,7 @@ std::vector<Fact> sim_block(const Deployment& d) {
       {"routing_skew", d.model.mlp.routing_skew},
       {"weight_dtype_bytes", d.model.weight_dtype_bytes},
       {"weight_dtype", text_or_null(d.config.weight_dtype)},  // null: the model card's
+      {"quantization", text_or_null(d.config.quantization)},  // --quantization as given
       {"accept_rates", rates.empty() ? FactValue{nullptr} : FactValue{rates}},
       {"accept_rates_source", d.spec.enabled ? FactValue{d.spec.accept_source} : FactValue{nullptr}},
       {"seed", static_cast<std::int64_t>(d.config.sim_seed)},

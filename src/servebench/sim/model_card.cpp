@@ -185,6 +185,19 @@ util::Result<WeightFormat> weight_format(const std::string& name) {
   return util::failf(util::ErrorKind::bad_input, "unknown weight format '{}'; known: {}", name, util::join(names, ", "));
 }
 
+std::optional<std::string> quantization_weight_format(std::string_view method) {
+  static const std::pair<std::string_view, std::string_view> methods[] = {
+      {"fp8", "fp8"},           {"w8a8_fp8", "fp8"},       {"modelopt_fp8", "fp8"},  {"mxfp8", "fp8"},
+      {"w8a8_int8", "int8"},    {"modelopt_fp4", "nvfp4"}, {"nvfp4_online", "nvfp4"}, {"petit_nvfp4", "nvfp4"},
+      {"mxfp4", "mxfp4"},       {"quark_mxfp4", "mxfp4"},  {"awq", "int4"},           {"awq_marlin", "int4"},
+      {"gptq", "int4"},         {"gptq_marlin", "int4"},   {"marlin", "int4"},        {"moe_wna16", "int4"},
+  };
+  for (const auto& [name, format] : methods) {
+    if (name == method) return std::string(format);
+  }
+  return std::nullopt;
+}
+
 double ParamBreakdown::total() const {
   return (attention_sharded + attention_replicated) * (dense_layers + moe_layers) + dense_mlp * dense_layers +
          expert * (experts + shared_experts) * moe_layers + embedding + lm_head;

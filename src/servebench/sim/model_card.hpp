@@ -3,6 +3,7 @@
 // derived parameter breakdown (what is sharded by TP, what is replicated, what is a routed expert).
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,12 @@ struct WeightFormat {
 };
 // Known formats (docs/sim.md "Cards"); fails listing them.
 util::Result<WeightFormat> weight_format(const std::string& name);
+// The weight format an SGLang --quantization method serves (docs/sim.md "Cards"): fp8, w8a8_fp8,
+// modelopt_fp8, mxfp8 -> fp8; w8a8_int8 -> int8; modelopt_fp4, nvfp4_online, petit_nvfp4 -> nvfp4;
+// mxfp4, quark_mxfp4 -> mxfp4; awq, gptq, their Marlin kernels, moe_wna16 -> int4. nullopt for a
+// method that reads the format from the checkpoint (compressed-tensors, modelopt, quark, ...) or
+// serves it unquantized, so the card's format stands.
+std::optional<std::string> quantization_weight_format(std::string_view method);
 
 enum class DraftKind { eagle, eagle3, mtp };
 

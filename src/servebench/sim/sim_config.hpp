@@ -56,6 +56,10 @@ struct SimConfig {
   // The served checkpoint's weight format when it is not the model card's (a weight_format name:
   // bf16, fp8, nvfp4, ...; empty = the card's), e.g. a BF16 or NVFP4 checkpoint of an FP8 card.
   std::string weight_dtype;
+  // SGLang's --quantization method. One that quantizes to a known format (fp8, w8a8_int8, modelopt_fp4,
+  // awq, ...) sets the weight format when --sim-weight-dtype does not; one that reads the format from
+  // the checkpoint (compressed-tensors, modelopt, ...) leaves the card's (quantization_weight_format).
+  std::string quantization;
   // SGLang flags
   int tp_size = 1, pp_size = 1, ep_size = 1, dp_size = 1;
   // Decode context parallelism (--dcp-size): the ranks of a TP group that hold copies of the same KV

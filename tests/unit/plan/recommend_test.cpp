@@ -83,12 +83,28 @@ TEST(Recommend, AnSloNothingMeetsListsTheClosestAndByHowMuch) {
 
 TEST(Recommend, DeploymentsThatDoNotFitAreCountedByRule) {
   auto spec = small();
-  spec.model = "llama-3.1-70b";  // 141 GB of BF16 weights: never fits one H200
+  spec.model = "deepseek-v3";  // 671 GB of FP8 weights: never fits one H200
   spec.slo.tpot_p50_ms = 1000;
   auto none = recommend(spec);
   ASSERT_FALSE(none.has_value());
   EXPECT_EQ(none.error().kind, util::ErrorKind::bad_input);
   EXPECT_NE(none.error().message.find("was pruned (memory "), std::string::npos) << none.error().message;
+}
+
+// Llama 3.1 70B's 141 GB of BF16 weights do not fit one H200; quantized online to FP8 (70 GB) they do,
+// so every deployment that survives is a quantized one.
+TEST(Recommend, AModelThatFitsOnlyQuantizedIsRecommendedQuantized) {
+  auto spec = small();
+  spec.model = "llama-3.1-70b";
+  spec.slo.tpot_p50_ms = 1000;
+  spec.levels = {1, 8};
+  auto r = recommend(spec);
+  ASSERT_TRUE(r.has_value()) << r.error().message;
+  ASSERT_FALSE(r->evaluations.empty());
+  for (const auto& e : r->evaluations) {
+    const auto& label = r->candidates.at(e.candidate).label;
+    EXPECT_TRUE(label.starts_with("--quantization fp8 ")) << label;
+  }
 }
 
 // DP attention is tried (with DP = TP) for MoE and MLA models only; a dense GQA model never gets it.
@@ -107,6 +123,23 @@ TEST(Recommend, EnumeratesDpAttentionForMoeAndMlaModels) {
   EXPECT_EQ(count_dp("llama-3.1-70b"), 0);
   EXPECT_GT(count_dp("deepseek-v3"), 0);
   EXPECT_GT(count_dp("qwen3-235b-a22b"), 0);
+}
+
+TEST(Recommend, A16BitCheckpointIsAlsoTriedWithOnlineFp8Quantization) {
+  const auto quantized = [&](const std::string& model) {
+    const auto c = enumerate_candidates(small(), sim::load_model_card(model).value());
+    const auto n = std::count_if(c.begin(), c.end(), [](const Candidate& k) {
+      const bool flagged = k.label.starts_with("--quantization fp8 ");
+      EXPECT_EQ(flagged, k.config.quantization == "fp8") << k.label;
+      return flagged;
+    });
+    EXPECT_EQ(2 * n, static_cast<std::ptrdiff_t>(c.size())) << model;  // each deployment with and without
+    return n;
+  };
+  EXPECT_GT(quantized("llama-3.1-8b"), 0);  // BF16 card
+  const auto fp8_card = enumerate_candidates(small(), sim::load_model_card("deepseek-v3").value());
+  EXPECT_TRUE(std::none_of(fp8_card.begin(), fp8_card.end(),
+                           [](const Candidate& k) { return k.label.find("--quantization") != std::string::npos; }));
 }
 
 }  // namespace

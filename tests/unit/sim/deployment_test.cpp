@@ -183,3 +183,24 @@ TEST(Deployment, TheCheckpointsWeightFormatOverridesTheCards) {
   EXPECT_NE(bad.error().message.find("--sim-weight-dtype"), std::string::npos) << bad.error().message;
   EXPECT_NE(bad.error().message.find("nvfp4"), std::string::npos) << bad.error().message;
 }
+
+TEST(Deployment, AQuantizationMethodServesTheFormatItNamesUnlessTheCheckpointIsGiven) {
+  EXPECT_EQ(quantization_weight_format("fp8"), "fp8");
+  EXPECT_EQ(quantization_weight_format("modelopt_fp4"), "nvfp4");
+  EXPECT_EQ(quantization_weight_format("w8a8_int8"), "int8");
+  EXPECT_EQ(quantization_weight_format("gptq_marlin"), "int4");
+  EXPECT_EQ(quantization_weight_format("compressed-tensors"), std::nullopt);  // the checkpoint says
+  SimConfig c;  // llama-3.1-8b, BF16 card
+  const auto bf16 = make_deployment(c).value();
+  c.quantization = "fp8";
+  const auto online = make_deployment(c).value();
+  EXPECT_EQ(online.model.weight_gemm, GemmDtype::fp8);
+  EXPECT_EQ(online.config.weight_dtype, "fp8");  // what /server_info reports
+  EXPECT_LT(online.memory.weight_bytes, 0.6 * bf16.memory.weight_bytes);
+  EXPECT_GT(online.memory.kv_pool_bytes, bf16.memory.kv_pool_bytes);
+  c.quantization = "compressed-tensors";
+  EXPECT_EQ(make_deployment(c).value().model.weight_dtype_bytes, 2);
+  c.quantization = "fp8";
+  c.weight_dtype = "nvfp4";  // --sim-weight-dtype names the checkpoint: it wins
+  EXPECT_EQ(make_deployment(c).value().model.weight_gemm, GemmDtype::fp4);
+}
