@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 
 #include "e2e/campaign_process.hpp"
-#include "servebench/campaign/process_table.hpp"
 
 namespace servebench::e2e {
 namespace {
@@ -20,11 +19,6 @@ using campaign::parse_pid_record;
 std::optional<campaign::PidRecord> read_pid_record(const std::filesystem::path& file) {
   auto text = util::read_file(file);
   return text ? parse_pid_record(*text) : std::nullopt;
-}
-
-bool alive(pid_t pid) {
-  const auto s = campaign::read_proc_stat(pid);
-  return s && s->state != 'Z';
 }
 
 TEST(CampaignOrphans, KillNineLeavesAShellsServerRunningAndTheResumeStopsItBeforeRelaunching) {
@@ -63,7 +57,7 @@ TEST(CampaignOrphans, KillNineLeavesAShellsServerRunningAndTheResumeStopsItBefor
   }
   // The leader (the shell) got its parent-death signal; the server did not.
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  ASSERT_TRUE(alive(survivor)) << "the server did not survive the kill -9: the test proves nothing";
+  ASSERT_TRUE(process_alive(survivor)) << "the server did not survive the kill -9: the test proves nothing";
 
   ChildProcess resume = start_in({"campaign", "run", "c.yaml", "--out", "out"}, dir, "resume");
   std::optional<int> code;
@@ -78,7 +72,7 @@ TEST(CampaignOrphans, KillNineLeavesAShellsServerRunningAndTheResumeStopsItBefor
   ASSERT_NE(stopped, std::string::npos) << console;
   EXPECT_LT(stopped, launching) << "the survivor must be gone before the arm launches again\n" << console;
   EXPECT_NE(console.find(std::to_string(survivor)), std::string::npos) << console;
-  EXPECT_FALSE(alive(survivor));
+  EXPECT_FALSE(process_alive(survivor));
   EXPECT_GE(groups.size(), 2u) << "the resume launched its own server";
   for (const pid_t g : groups) EXPECT_TRUE(live_group_members(g).empty()) << "group " << g << " left an orphan";
   for (const auto& r : read_run_ledger(out).latest()) EXPECT_EQ(r.status, results::PointStatus::ok) << r.reason;

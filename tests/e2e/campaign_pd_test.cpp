@@ -6,15 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "e2e/campaign_process.hpp"
-#include "servebench/campaign/process_table.hpp"
 
 namespace servebench::e2e {
 namespace {
-
-bool pd_part_alive(pid_t pid) {
-  const auto s = campaign::read_proc_stat(pid);
-  return s && s->state != 'Z';
-}
 
 TEST(CampaignPdOrphans, KillNineAndResumeStopsTheSurvivingPartBeforeRelaunching) {
   const auto dir = campaign_temp_dir("pd_orphans");
@@ -52,14 +46,14 @@ TEST(CampaignPdOrphans, KillNineAndResumeStopsTheSurvivingPartBeforeRelaunching)
     ASSERT_TRUE(first.wait_exit(std::chrono::seconds(10)).has_value());
   }
   // The shell got its parent-death signal; the decode part did not.
-  ASSERT_TRUE(wait_until([&] { return !pd_part_alive(shell); }, std::chrono::seconds(10)));
-  ASSERT_TRUE(pd_part_alive(survivor)) << "the decode part did not survive the kill -9: the test proves nothing";
+  ASSERT_TRUE(wait_until([&] { return !process_alive(shell); }, std::chrono::seconds(10)));
+  ASSERT_TRUE(process_alive(survivor)) << "the decode part did not survive the kill -9: the test proves nothing";
   const auto resume = run_servebench({"campaign", "run", "c.yaml", "--out", "out", "--no-progress"}, dir);
   ASSERT_EQ(resume.exit_code, 0) << resume.out << resume.err;
   const auto stopped = resume.out.find("stopped the server an earlier run left behind");
   ASSERT_NE(stopped, std::string::npos) << resume.out;
   EXPECT_LT(stopped, resume.out.find("arm a: launching")) << resume.out;
-  EXPECT_FALSE(pd_part_alive(survivor));
+  EXPECT_FALSE(process_alive(survivor));
   for (const auto& r : read_run_ledger(out).latest()) EXPECT_EQ(r.status, results::PointStatus::ok) << r.reason;
 }
 

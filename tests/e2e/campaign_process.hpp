@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "servebench/campaign/process_table.hpp"
 #include "servebench/results/ledger.hpp"
 #include "servebench/util/file_io.hpp"
 #include "servebench/util/json_text.hpp"
@@ -35,6 +36,12 @@ inline std::filesystem::path campaign_temp_dir(const std::string& name) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
+}
+
+// Whether a process is alive; a zombie is not (it has exited and waits for its parent to reap it).
+inline bool process_alive(pid_t pid) {
+  const auto s = campaign::read_proc_stat(pid);
+  return s && s->state != 'Z';
 }
 
 inline void write_text(const std::filesystem::path& path, const std::string& text) {
