@@ -15,6 +15,7 @@ enum class AllReduceAlgorithm { one_shot, two_shot, ring, tree };
 class Collectives {
  public:
   explicit Collectives(const Deployment& d);  // keeps a reference: `d` must outlive it
+  explicit Collectives(Deployment&&) = delete;  // a temporary would not
 
   // One all-reduce of a `bytes` buffer on each of `ranks` GPUs (0 for one rank).
   std::chrono::nanoseconds all_reduce(double bytes, int ranks) const;

@@ -37,8 +37,8 @@ TEST(Collectives, SmallMessagesOnNvlinkTakeTheOneShotAllReduce) {
 }
 
 TEST(Collectives, PcieAndEnginesWithoutACustomAllReduceUseTheRing) {
-  const Collectives pcie_d(on("rtx-pro-6000", 8));
-  EXPECT_EQ(pcie_d.all_reduce_algorithm(16384, 8), AllReduceAlgorithm::ring);
+  const auto pcie = on("rtx-pro-6000", 8);
+  EXPECT_EQ(Collectives(pcie).all_reduce_algorithm(16384, 8), AllReduceAlgorithm::ring);
   const auto d = on("h200", 8);
   auto no_custom = d;
   no_custom.engine.custom_all_reduce = false;
@@ -51,7 +51,8 @@ TEST(Collectives, AcrossNodesATreeBeatsTheRingForSmallMessagesOnly) {
   const Collectives c(d);
   EXPECT_EQ(c.all_reduce_algorithm(16384, 16), AllReduceAlgorithm::tree);
   EXPECT_EQ(c.all_reduce_algorithm(1e9, 16), AllReduceAlgorithm::ring);
-  EXPECT_GT(c.all_reduce(16384, 16), Collectives(on("h200", 16)).all_reduce(16384, 16));
+  const auto one_node = on("h200", 16);
+  EXPECT_GT(c.all_reduce(16384, 16), Collectives(one_node).all_reduce(16384, 16));
 }
 
 TEST(Collectives, NeverCheaperWithMoreBytesOrMoreRanks) {
