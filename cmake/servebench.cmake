@@ -32,13 +32,19 @@ function(servebench_unity target)
   endif()
 endfunction()
 
-# servebench_module(NAME SOURCES... DEPS ...) — one static library per module.
+# servebench_module(NAME [OWN_PCH] SOURCES... DEPS ...) — one static library per module, compiled in
+# unity batches (servebench_unity) with the library's shared precompiled header (CMakeLists.txt), or
+# with OWN_PCH the one the module's CMakeLists.txt sets (a target has at most one).
 function(servebench_module name)
-  cmake_parse_arguments(M "" "" "SOURCES;DEPS" ${ARGN})
+  cmake_parse_arguments(M "OWN_PCH" "" "SOURCES;DEPS" ${ARGN})
   add_library(servebench_${name} STATIC ${M_SOURCES})
   target_include_directories(servebench_${name} PUBLIC ${CMAKE_SOURCE_DIR}/src)
   target_link_libraries(servebench_${name} PUBLIC ${M_DEPS})
   servebench_warnings(servebench_${name})
+  if(NOT M_OWN_PCH)
+    target_precompile_headers(servebench_${name} REUSE_FROM servebench_library_pch)
+  endif()
+  servebench_unity(servebench_${name})
 endfunction()
 
 # The definitions and options every test binary (unit and e2e, and the shared test PCH) is compiled

@@ -14,7 +14,6 @@
 namespace servebench::campaign {
 namespace {
 
-constexpr std::string_view k_port = "{port}";
 
 GateSpec read_gate(util::YamlFields& arm) {
   GateSpec g;

@@ -17,7 +17,6 @@ namespace {
 
 using util::ErrorKind;
 
-constexpr std::string_view k_port = "{port}";
 constexpr std::string_view k_shell_chars = "|&;<>$`()*?\n";
 
 bool needs_shell(std::string_view command) { return command.find_first_of(k_shell_chars) != std::string_view::npos; }

@@ -7,7 +7,6 @@
 namespace servebench::campaign {
 namespace {
 
-constexpr std::string_view k_port = "{port}";
 
 bool has(std::string_view text, std::string_view what) { return text.find(what) != std::string_view::npos; }
 

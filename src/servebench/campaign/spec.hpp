@@ -21,6 +21,9 @@
 
 namespace servebench::campaign {
 
+// The placeholder a launch command or base_url holds for the port the arm is given.
+inline constexpr std::string_view k_port = "{port}";
+
 enum class RequestApi { completions, chat, generate };
 std::string_view to_string(RequestApi a);
 

@@ -14,18 +14,13 @@ namespace {
 using boost::json::object;
 using util::Result;
 
-constexpr std::string_view k_metrics_hint = "start llama-server with --metrics";
-
-const object* object_at(const object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  return v != nullptr ? v->if_object() : nullptr;
-}
+constexpr std::string_view k_llamacpp_metrics_hint = "start llama-server with --metrics";
 
 void read_props(const object& props, wire::ServerFacts& facts) {
   facts.version = util::json_string(props, "build_info").value_or("");
   if (auto alias = util::json_string(props, "model_alias")) facts.model = *alias;
   facts.max_running_requests = util::json_int(props, "total_slots");
-  const object* settings = object_at(props, "default_generation_settings");
+  const object* settings = util::json_object(props, "default_generation_settings");
   if (settings == nullptr) return;
   facts.context_length = util::json_int(*settings, "n_ctx");  // per slot: the most one request can use
   // llama-server divides -c among its -np slots, so the KV pool is the whole context: per-slot
@@ -33,7 +28,7 @@ void read_props(const object& props, wire::ServerFacts& facts) {
   if (facts.context_length && facts.max_running_requests && *facts.max_running_requests > 0) {
     facts.kv_pool_tokens = *facts.context_length * *facts.max_running_requests;
   }
-  const object* params = object_at(*settings, "params");
+  const object* params = util::json_object(*settings, "params");
   if (params == nullptr) return;
   const auto types = util::json_string(*params, "speculative.types");
   if (types && *types != "none") {
@@ -47,7 +42,7 @@ const object* model_meta(const boost::json::value& models) {
   const auto* data = o ? o->if_contains("data") : nullptr;
   if (data == nullptr || !data->is_array() || data->get_array().empty()) return nullptr;
   const auto* first = data->get_array()[0].if_object();
-  return first ? object_at(*first, "meta") : nullptr;
+  return first ? util::json_object(*first, "meta") : nullptr;
 }
 
 class LlamacppAdapter final : public BasicAdapter {
@@ -119,7 +114,7 @@ Result<void> LlamacppAdapter::wait_idle(http::Exchange& ex, util::TimePoint dead
 }
 
 Result<Counters> LlamacppAdapter::snapshot(http::Exchange& ex) {
-  auto samples = scrape_metrics(ex, k_metrics_hint);
+  auto samples = scrape_metrics(ex, k_llamacpp_metrics_hint);
   if (!samples) return std::unexpected(samples.error());
   const auto& s = *samples;
   Counters c;

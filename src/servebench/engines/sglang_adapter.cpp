@@ -14,7 +14,7 @@ using boost::json::object;
 using util::Result;
 namespace metric = wire::sglang_metric;
 
-constexpr std::string_view k_metrics_hint = "start SGLang with --enable-metrics";
+constexpr std::string_view k_sglang_metrics_hint = "start SGLang with --enable-metrics";
 
 // Σ num_running_reqs + num_waiting_reqs over every object of /v1/loads (one per DP rank).
 void sum_loads(const boost::json::value& v, double& busy) {
@@ -120,7 +120,7 @@ Result<bool> SglangAdapter::idle(http::Exchange& ex) {
   auto loads = get_json(ex, "/v1/loads?include=core");  // newer builds, no --enable-metrics needed
   if (!loads) {
     return util::failf(util::ErrorKind::failed, "cannot tell whether {} is idle: {}; {}", ex.base_url(),
-                       loads.error().message, k_metrics_hint);
+                       loads.error().message, k_sglang_metrics_hint);
   }
   double busy = 0;
   sum_loads(*loads, busy);
@@ -132,7 +132,7 @@ Result<void> SglangAdapter::wait_idle(http::Exchange& ex, util::TimePoint deadli
 }
 
 Result<Counters> SglangAdapter::snapshot(http::Exchange& ex) {
-  auto samples = scrape_metrics(ex, k_metrics_hint);
+  auto samples = scrape_metrics(ex, k_sglang_metrics_hint);
   if (!samples) return std::unexpected(samples.error());
   Counters c;
   c.prompt_tokens = wire::sum_metric(*samples, metric::k_prompt_tokens_total);

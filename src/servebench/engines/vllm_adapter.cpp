@@ -35,19 +35,14 @@ std::optional<std::int64_t> kv_pool_tokens(const std::vector<wire::Sample>& samp
   return std::nullopt;
 }
 
-const object* object_at(const object& o, std::string_view key) {
-  const auto* v = o.if_contains(key);
-  return v != nullptr ? v->if_object() : nullptr;
-}
-
 // Dev-mode /server_info?config_format=json: scheduler and speculative settings.
 void read_dev_server_info(const object& info, wire::ServerFacts& facts) {
-  const object* config = object_at(info, "vllm_config");
+  const object* config = util::json_object(info, "vllm_config");
   if (config == nullptr) return;
-  if (const object* scheduler = object_at(*config, "scheduler_config")) {
+  if (const object* scheduler = util::json_object(*config, "scheduler_config")) {
     facts.max_running_requests = util::json_int(*scheduler, "max_num_seqs");
   }
-  if (const object* spec = object_at(*config, "speculative_config")) {
+  if (const object* spec = util::json_object(*config, "speculative_config")) {
     facts.speculative = wire::SpeculativeFacts{util::json_string(*spec, "method").value_or("unknown"), std::nullopt,
                                          std::nullopt, util::json_int(*spec, "num_speculative_tokens")};
   }

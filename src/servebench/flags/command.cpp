@@ -29,11 +29,6 @@ bool is_flag_word(std::string_view w) {
   return !util::parse_double(w, "").has_value();
 }
 
-std::string_view basename(std::string_view word) {
-  const auto slash = word.rfind('/');
-  return slash == std::string_view::npos ? word : word.substr(slash + 1);
-}
-
 // Walks the words of one command; owns the output while it is built.
 class CommandReader {
  public:
@@ -61,7 +56,7 @@ std::size_t CommandReader::read_program(std::vector<EnvVar>& env) {
     const std::string& w = m_words[i];
     if (is_flag_word(w)) {
       // `python3 -m sglang.launch_server`: the interpreter's -m and module are program words.
-      if (w != "-m" || program.empty() || !basename(program.back()).starts_with("python")) break;
+      if (w != "-m" || program.empty() || !util::path_basename(program.back()).starts_with("python")) break;
       program.push_back(w);
       if (i + 1 < m_words.size()) program.push_back(m_words[++i]);
       continue;
@@ -77,7 +72,7 @@ std::size_t CommandReader::read_program(std::vector<EnvVar>& env) {
   m_overlay = m_reg.overlay_for(program);
   const auto& after = m_reg.positional_after();
   for (std::size_t j = program.size(); j-- > 0;) {
-    if (std::find(after.begin(), after.end(), basename(program[j])) == after.end()) continue;
+    if (std::find(after.begin(), after.end(), util::path_basename(program[j])) == after.end()) continue;
     if (j + 1 < program.size()) m_out.flags.push_back({m_reg.positional_flag(), program[j + 1]});
     break;
   }

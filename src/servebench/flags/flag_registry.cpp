@@ -31,11 +31,6 @@ std::optional<util::Error> first_error(const R&... results) {
   return e;
 }
 
-std::string_view basename(std::string_view word) {
-  const auto slash = word.rfind('/');
-  return slash == std::string_view::npos ? word : word.substr(slash + 1);
-}
-
 Result<FlagArity> parse_arity(const std::string& file, const YAML::Node& n, const std::string& text) {
   if (text == "none") return FlagArity::none;
   if (text == "one") return FlagArity::one;
@@ -269,7 +264,7 @@ const FlagSpec* FlagRegistry::find(std::string_view word) const {
 const FlagOverlay* FlagRegistry::overlay_for(std::span<const std::string> program_words) const {
   for (const auto& overlay : m_overlays) {
     for (const auto& w : program_words) {
-      if (basename(w) == overlay.program) return &overlay;
+      if (util::path_basename(w) == overlay.program) return &overlay;
     }
   }
   return nullptr;

@@ -11,11 +11,6 @@ namespace {
 
 using util::ErrorKind;
 
-util::Result<void> check_positive(std::int64_t v, const char* what) {
-  if (v <= 0) return util::failf(ErrorKind::bad_input, "{} must be positive, got {}", what, v);
-  return {};
-}
-
 void append_ids(std::vector<std::int32_t>& ids, std::int64_t n, const Vocabulary& vocab, std::mt19937_64& rng) {
   for (std::int64_t j = 0; j < n; ++j) ids.push_back(vocab.draw(rng));
 }

@@ -15,7 +15,7 @@ json::value seconds(const std::optional<util::Nanos>& t) {
 }
 json::value count(const std::optional<std::int64_t>& v) { return v ? json::value(*v) : json::value(nullptr); }
 
-json::value tpot_ms(const RequestRecord& r) {
+json::value tpot_ms_json(const RequestRecord& r) {
   const std::int64_t n = r.output_tokens();
   if (!r.ok() || n <= 1 || !r.first_token || !r.last_token) return nullptr;
   return util::to_ms(*r.last_token - *r.first_token) / static_cast<double>(n - 1);
@@ -39,7 +39,7 @@ json::object request_json(const RequestRecord& r) {
   o["done_s"] = util::to_seconds(r.done);
   o["ttft_ms"] = r.ok() && r.first_token ? json::value(util::to_ms(*r.first_token - r.sent)) : json::value(nullptr);
   o["e2e_ms"] = r.ok() && r.last_token ? json::value(util::to_ms(*r.last_token - r.sent)) : json::value(nullptr);
-  o["tpot_ms"] = tpot_ms(r);
+  o["tpot_ms"] = tpot_ms_json(r);
   o["queue_ms"] = util::to_ms(r.released - r.intended);
   o["send_lag_ms"] = util::to_ms(r.sent - r.released);
   o["read_lag_max_ms"] = util::to_ms(r.read_lag_max);

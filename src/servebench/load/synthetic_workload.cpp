@@ -26,12 +26,12 @@ std::vector<std::int32_t> ids_with_head(const std::vector<std::int32_t>& head, s
   return ids;
 }
 
+}  // namespace
+
 util::Result<void> check_positive(std::int64_t v, const char* what) {
   if (v <= 0) return util::failf(util::ErrorKind::bad_input, "{} must be positive, got {}", what, v);
   return {};
 }
-
-}  // namespace
 
 std::int64_t draw_length(std::int64_t length, double range_ratio, std::mt19937_64& rng) {
   const std::int64_t low = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor(range_ratio * length)));

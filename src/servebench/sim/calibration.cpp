@@ -61,7 +61,7 @@ Vec solve(std::vector<double> a, Vec b) {
   return x;
 }
 
-struct Problem {
+struct CalibrationProblem {
   const std::vector<MeasuredPoint>& points;
   std::vector<KnobBounds> knobs;
   EfficiencyOverrides base;
@@ -79,7 +79,7 @@ struct Problem {
 };
 
 // Levenberg–Marquardt in the unit box; returns the final point and its Jacobian (columns per knob).
-util::Result<std::pair<Vec, std::vector<Vec>>> fit(Problem& pb, Vec u, int max_iterations) {
+util::Result<std::pair<Vec, std::vector<Vec>>> fit(CalibrationProblem& pb, Vec u, int max_iterations) {
   auto r = pb.eval(u);
   if (!r) return std::unexpected(r.error());
   double lambda = 1e-2, c = cost(*r);
@@ -198,7 +198,7 @@ util::Result<Calibration> calibrate(const std::vector<MeasuredPoint>& points, co
   const auto& e = d->hardware.efficiency;
   card.bandwidth = e.bandwidth, card.mfu = e.mfu, card.step_overhead = e.step_overhead;
   card.per_sequence = e.per_sequence, card.per_request = e.per_request, card.routing_skew = d->model.mlp.routing_skew;
-  Problem pb{points, options.knobs, options.start};
+  CalibrationProblem pb{points, options.knobs, options.start};
   Vec u;
   Calibration out;
   for (const auto& b : options.knobs) {
@@ -236,7 +236,7 @@ util::Result<Calibration> calibrate(const std::vector<MeasuredPoint>& points, co
   }
   Vec u_final = fitted->first;
   if (dropped) {
-    Problem keep{points, {}, options.start};
+    CalibrationProblem keep{points, {}, options.start};
     Vec uk;
     for (std::size_t i = 0; i < options.knobs.size(); ++i) {
       if (out.knobs[i].identified) keep.knobs.push_back(options.knobs[i]), uk.push_back(fitted->first[i]);

@@ -8,8 +8,6 @@ namespace {
 
 using Nanos = std::chrono::nanoseconds;
 
-Nanos seconds(double s) { return Nanos{static_cast<Nanos::rep>(std::llround(s * 1e9))}; }
-
 // SGLang's and vLLM's custom all-reduce handles buffers up to 8 MiB (its registered buffer); NCCL
 // takes larger ones.
 constexpr double k_custom_all_reduce_max_bytes = 8.0 * 1024 * 1024;
@@ -39,17 +37,17 @@ Nanos Collectives::cost(AllReduceAlgorithm a, const Path& p, double bytes, int n
   const double bw = p.bytes_per_s;
   switch (a) {
     case AllReduceAlgorithm::one_shot:  // every rank reads all peers' buffers at once and reduces
-      return e.all_reduce_base + e.hop_latency + seconds((n - 1) * bytes / bw);
+      return e.all_reduce_base + e.hop_latency + model_seconds((n - 1) * bytes / bw);
     case AllReduceAlgorithm::two_shot:  // reduce-scatter then all-gather, one step each over NVSwitch
-      return e.all_reduce_base + 2 * e.hop_latency + seconds(2.0 * (n - 1) / n * bytes / bw);
+      return e.all_reduce_base + 2 * e.hop_latency + model_seconds(2.0 * (n - 1) / n * bytes / bw);
     case AllReduceAlgorithm::ring:
       return e.all_reduce_base + 2 * (n - 1) * e.hop_latency + 2 * (p.nodes - 1) * p.node_latency +
-             seconds(2.0 * (n - 1) / n * bytes / bw);
+             model_seconds(2.0 * (n - 1) / n * bytes / bw);
     case AllReduceAlgorithm::tree: {  // NCCL: a chain inside each node, a double binary tree across nodes
       const int per_node = n / p.nodes;
       const int depth = static_cast<int>(std::ceil(std::log2(p.nodes)));
       return e.all_reduce_base + 2 * (per_node - 1) * e.hop_latency + 2 * depth * p.node_latency +
-             seconds(2.0 * bytes / bw);
+             model_seconds(2.0 * bytes / bw);
     }
   }
   return Nanos{0};
@@ -78,7 +76,7 @@ Nanos Collectives::all_gather(double bytes, int ranks) const {
   const auto& e = m_d.hardware.efficiency;
   const Path p = path(ranks);
   return e.all_reduce_base + (ranks - 1) * e.hop_latency + (p.nodes - 1) * p.node_latency +
-         seconds(1.0 * (ranks - 1) / ranks * bytes / p.bytes_per_s);
+         model_seconds(1.0 * (ranks - 1) / ranks * bytes / p.bytes_per_s);
 }
 
 Nanos Collectives::all_to_all(double bytes, int ranks) const {
@@ -89,7 +87,7 @@ Nanos Collectives::all_to_all(double bytes, int ranks) const {
   const double per_node = static_cast<double>(ranks) / p.nodes;
   const double local = (per_node - 1) / ranks * bytes, remote = (ranks - per_node) / ranks * bytes;
   const double s = std::max(local / p.node_bytes_per_s, p.nodes > 1 ? remote / p.bytes_per_s : 0.0);
-  return e.all_reduce_base + e.hop_latency + (p.nodes > 1 ? p.node_latency : Nanos{0}) + seconds(s);
+  return e.all_reduce_base + e.hop_latency + (p.nodes > 1 ? p.node_latency : Nanos{0}) + model_seconds(s);
 }
 
 Nanos Collectives::stage_send(double bytes) const {
@@ -99,7 +97,7 @@ Nanos Collectives::stage_send(double bytes) const {
   // Over several nodes some stage boundaries are node boundaries: charge the average handoff.
   const double crossing = c.nnodes > 1 ? std::min(1.0, (c.nnodes - 1.0) / (c.pp_size - 1.0)) : 0.0;
   if (crossing > 0) bw = 1.0 / ((1 - crossing) / bw + crossing / (hw.internode_gbs * 1e9 * hw.efficiency.link));
-  return hw.efficiency.all_reduce_base + seconds(bytes / bw);
+  return hw.efficiency.all_reduce_base + model_seconds(bytes / bw);
 }
 
 }  // namespace servebench::sim

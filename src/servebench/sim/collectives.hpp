@@ -5,10 +5,17 @@
 // two-shot all-reduce over NVLink up to 8 MiB (SGLang and vLLM), NCCL's ring, or a tree across nodes.
 // Pure: same deployment and message -> same time.
 #include <chrono>
+#include <cmath>
 
 #include "servebench/sim/deployment.hpp"
 
 namespace servebench::sim {
+
+// A modelled time in seconds as nanoseconds, rounded to the nearest (the model's terms are sums of
+// doubles; rounding, not truncation, keeps a sum of terms from drifting down).
+inline std::chrono::nanoseconds model_seconds(double s) {
+  return std::chrono::nanoseconds{static_cast<std::chrono::nanoseconds::rep>(std::llround(s * 1e9))};
+}
 
 enum class AllReduceAlgorithm { one_shot, two_shot, ring, tree };
 

@@ -9,7 +9,7 @@ namespace {
 
 enum class Kind { counter, gauge };
 
-struct Metric {
+struct PromMetric {
   std::string_view name;
   Kind kind;
   std::string_view help;
@@ -30,7 +30,7 @@ void append_label_value(std::string& out, std::string_view v) {
   }
 }
 
-void append_metric(std::string& out, const Metric& m, std::string_view model_name) {
+void append_metric(std::string& out, const PromMetric& m, std::string_view model_name) {
   fmt::format_to(std::back_inserter(out), "# HELP {} {}\n# TYPE {} {}\n{}{{model_name=\"", m.name, m.help, m.name,
                  m.kind == Kind::counter ? "counter" : "gauge", m.name);
   append_label_value(out, model_name);
@@ -66,7 +66,7 @@ void append_step_lateness(std::string& out, const StepLateness& l, std::string_v
 void append_metrics_text(std::string& out, const ServerStats& stats, std::string_view model_name) {
   namespace metric = wire::sglang_metric;
   const EngineCounters& c = stats.counters;
-  const Metric metrics[] = {
+  const PromMetric metrics[] = {
       {metric::k_prompt_tokens_total, Kind::counter, "Number of prefill tokens processed (finished requests).",
        num(c.prompt_tokens_total)},
       {metric::k_cached_tokens_total, Kind::counter,
@@ -99,7 +99,7 @@ void append_metrics_text(std::string& out, const ServerStats& stats, std::string
        "Virtual seconds from KV allocation until the transferred KV arrived, summed (simulator).",
        static_cast<double>(c.kv_transfer_ns_total) / 1e9},
   };
-  for (const Metric& m : metrics) append_metric(out, m, model_name);
+  for (const PromMetric& m : metrics) append_metric(out, m, model_name);
   append_step_lateness(out, stats.step_lateness, model_name);
 }
 

@@ -115,7 +115,7 @@ std::optional<std::pair<Op, Captures>> classify(std::string_view sentence, bool 
 }
 
 // A problem being read: the running total, once a "has" sentence set it.
-struct Problem {
+struct OracleProblem {
   std::int64_t total = 0;
   bool active = false;
   std::optional<std::int64_t> answer;
@@ -159,7 +159,7 @@ bool is_terminator(char c) { return c == '.' || c == '?' || c == '!' || c == '\n
 }  // namespace
 
 std::optional<std::int64_t> solve_word_problem(std::string_view text) {
-  Problem problem;
+  OracleProblem problem;
   std::size_t start = 0;
   for (std::size_t i = 0; i <= text.size(); ++i) {
     if (i < text.size() && !is_terminator(text[i])) continue;

@@ -4,12 +4,6 @@
 #include <cmath>
 
 namespace servebench::sim {
-namespace {
-
-Nanos seconds(double s) { return Nanos{static_cast<Nanos::rep>(std::llround(s * 1e9))}; }
-
-}  // namespace
-
 double causal_pairs(std::int64_t prefix, std::int64_t new_tokens, std::int64_t cap) {
   const double a = static_cast<double>(prefix) + 1, b = static_cast<double>(prefix + new_tokens);
   if (new_tokens <= 0) return 0;
@@ -212,7 +206,7 @@ Nanos PerfModel::draft_time(const BatchShape& b) const {
   const double mem_s = bytes / (m_d.hardware.hbm_tbs * 1e12 * e.bandwidth);
   const double flop_s = 2.0 * dr.active_params_b * 1e9 * tokens / tp /
                         (m_d.hardware.tensor_flops(gemm) * e.mfu * gemm_efficiency(tokens, e.gemm_half_tokens));
-  Nanos pass = seconds(std::max(mem_s, flop_s));
+  Nanos pass = model_seconds(std::max(mem_s, flop_s));
   pass += 2 * dr.layers * m_coll.all_reduce(tokens * static_cast<double>(m_d.model.hidden_size) * 2.0, m_d.config.tp_size);
   if (!b.cuda_graph) pass += dr.layers * e.eager_layer;
   return b.draft_steps * pass;
@@ -234,12 +228,12 @@ StepCost PerfModel::stage_time(const BatchShape& b) const {
   // Two-batch overlap: each half of the batch runs every layer, so the weights are read twice.
   const bool tbo = m_d.config.enable_two_batch_overlap && b.tokens() >= 2;
   const double bytes = weights * (tbo ? 2 : 1) + kv_bytes_read(b);
-  c.memory = seconds(bytes / (hw.hbm_tbs * 1e12 * e.bandwidth));
-  c.compute = seconds(compute_seconds(b, rank_hits));
+  c.memory = model_seconds(bytes / (hw.hbm_tbs * 1e12 * e.bandwidth));
+  c.compute = model_seconds(compute_seconds(b, rank_hits));
   const Nanos busy = std::max(c.compute, c.memory);
   c.communication = communication(b);
   // ... while one half's communication hides behind the other half's compute.
-  if (tbo) c.communication -= std::min(c.communication, seconds(m_d.engine.two_batch_overlap * std::chrono::duration<double>(busy).count()));
+  if (tbo) c.communication -= std::min(c.communication, model_seconds(m_d.engine.two_batch_overlap * std::chrono::duration<double>(busy).count()));
   // Calibrated CPU time the engine does not hide (hardware efficiency; 0 unless sim calibrate found it).
   // DP attention: every rank runs its own scheduler over its share of the sequences, in parallel; the
   // per-request work (HTTP, tokenizer) stays in the one front process.
@@ -247,7 +241,7 @@ StepCost PerfModel::stage_time(const BatchShape& b) const {
   c.overhead = e.step_overhead + (b.decode_requests + dp - 1) / dp * e.per_sequence + b.new_requests * e.per_request;
   if (!b.cuda_graph) c.overhead += m_d.memory.layers_per_stage * e.eager_layer;
   c.draft = draft_time(b);
-  c.host_load = seconds(static_cast<double>(b.host_load_tokens) * m_d.memory.kv_bytes_per_token /
+  c.host_load = model_seconds(static_cast<double>(b.host_load_tokens) * m_d.memory.kv_bytes_per_token /
                         (hw.pcie_gbs * 1e9 * e.link));
   const Nanos gpu = busy + c.communication + c.overhead + c.draft + c.host_load;
   // The engine's CPU work: an overlap scheduler runs it during the GPU's step, so only what exceeds

@@ -121,6 +121,11 @@ std::optional<std::string> json_string(const boost::json::object& o, std::string
   return std::string(v->get_string());
 }
 
+const boost::json::object* json_object(const boost::json::object& o, std::string_view key) {
+  const auto* v = o.if_contains(key);
+  return v != nullptr ? v->if_object() : nullptr;
+}
+
 std::optional<bool> json_bool(const boost::json::object& o, std::string_view key) {
   const auto* v = o.if_contains(boost::json::string_view(key.data(), key.size()));
   if (v == nullptr || !v->is_bool()) return std::nullopt;

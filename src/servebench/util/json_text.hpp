@@ -26,6 +26,7 @@ std::optional<double> json_number(const boost::json::object& o, std::string_view
 std::optional<std::int64_t> json_int(const boost::json::object& o, std::string_view key);
 std::optional<std::string> json_string(const boost::json::object& o, std::string_view key);
 std::optional<bool> json_bool(const boost::json::object& o, std::string_view key);
+const boost::json::object* json_object(const boost::json::object& o, std::string_view key);  // or null
 
 // A double as JSON: the number, or null when it is NaN or infinite.
 boost::json::value json_double_or_null(double v);

@@ -45,6 +45,11 @@ std::string to_lower(std::string_view s) {
   return out;
 }
 
+std::string_view path_basename(std::string_view word) {
+  const auto slash = word.rfind('/');
+  return slash == std::string_view::npos ? word : word.substr(slash + 1);
+}
+
 std::string replace_all(std::string s, std::string_view from, std::string_view to) {
   if (from.empty()) return s;
   std::size_t pos = 0;

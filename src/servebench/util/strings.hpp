@@ -20,6 +20,8 @@ std::vector<std::string_view> split(S&& s, char sep) = delete;
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 std::string to_lower(std::string_view s);
 std::string replace_all(std::string s, std::string_view from, std::string_view to);
+// What follows the last '/' ("/usr/bin/python3" -> "python3"); the whole word without one.
+std::string_view path_basename(std::string_view word);
 
 // Whole-string numeric parsing; fails with a message naming `what` (e.g. "--num-prompts").
 Result<std::int64_t> parse_int(std::string_view s, std::string_view what);
