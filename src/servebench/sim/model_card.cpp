@@ -253,9 +253,4 @@ double index_key_elements_per_token_layer(const ModelCard& m) {
   return m.attention.sparse ? m.attention.sparse->index_head_dim : 0.0;
 }
 
-std::int64_t attended_context(const ModelCard& m, std::int64_t context) {
-  if (!m.attention.sparse) return context;
-  return std::min(context, m.attention.sparse->index_topk);
-}
-
 }  // namespace servebench::sim

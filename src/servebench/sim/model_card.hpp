@@ -1,6 +1,7 @@
 #pragma once
 // Model cards (data/models/<name>.yaml): the architecture facts the performance model needs, with the
 // derived parameter breakdown (what is sharded by TP, what is replicated, what is a routed expert).
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -122,7 +123,9 @@ int kv_copies_per_tp_group(const ModelCard& m, int tp);
 // DSA indexer key elements per token per layer (0 without sparse attention); cached in FP8.
 double index_key_elements_per_token_layer(const ModelCard& m);
 // Attention context one query reads: capped at the index top-k for sparse attention.
-std::int64_t attended_context(const ModelCard& m, std::int64_t context);
+inline std::int64_t attended_context(const ModelCard& m, std::int64_t context) {
+  return m.attention.sparse ? std::min(context, m.attention.sparse->index_topk) : context;
+}
 
 // Parses a card; errors name file:line:col (bad_input). Unknown keys are errors.
 util::Result<ModelCard> parse_model_card(const std::string& yaml_text, const std::string& file);

@@ -68,8 +68,11 @@ void hash_prompts(std::span<const std::span<const std::int32_t>> prompts, std::s
 
 OutputPlan::OutputPlan(const Tokenizer& tokenizer, std::uint64_t prompt_hash, const SamplingParams& params,
                        std::uint64_t fallback_seed, double eos_probability)
-    : m_tokenizer(&tokenizer), m_params(&params), m_stream(prompt_hash), m_eos_probability(eos_probability) {
+    : m_tokenizer(&tokenizer), m_params(&params), m_stream(prompt_hash), m_max_tokens(params.max_tokens),
+      m_plain(params.forced_output.empty() && (params.ignore_eos || eos_probability <= 0)),
+      m_eos_probability(eos_probability) {
   if (params.temperature > 0) m_stream = mix64(m_stream, params.seed.value_or(fallback_seed));
+  m_token_key = m_stream ^ k_token_salt;
 }
 
 std::int32_t OutputPlan::token(std::int64_t i) const {
@@ -79,12 +82,24 @@ std::int32_t OutputPlan::token(std::int64_t i) const {
   return m_tokenizer->word_id(mix64(m_stream ^ k_token_salt, static_cast<std::uint64_t>(i)));
 }
 
-std::int32_t OutputPlan::next(std::int64_t i, FinishReason& why) const {
+std::int32_t OutputPlan::next_drawn(std::int64_t i, FinishReason& why) const {
   why = finish_after(i);
   const auto& forced = m_params->forced_output;
   if (i < static_cast<std::int64_t>(forced.size())) return forced[static_cast<std::size_t>(i)];
   if (why == FinishReason::stop) return m_tokenizer->specials().eos;
-  return m_tokenizer->word_id(mix64(m_stream ^ k_token_salt, static_cast<std::uint64_t>(i)));
+  return m_tokenizer->word_id(mix64(m_token_key ^ position_mix(static_cast<std::uint64_t>(i))));
+}
+
+void OutputPlan::draw_ahead(std::int64_t from) {
+  // Up to max_tokens only: a short request draws no words it will not emit.
+  const auto count = static_cast<std::size_t>(std::clamp<std::int64_t>(m_max_tokens - from, 1, k_ahead));
+  const Tokenizer& tokenizer = *m_tokenizer;
+  const std::uint64_t key = m_token_key;
+  for (std::size_t k = 0; k < count; ++k) {
+    m_ahead[k] = tokenizer.word_id(mix64(key ^ position_mix(static_cast<std::uint64_t>(from) + k)));
+  }
+  m_ahead_from = from;
+  m_ahead_count = count;
 }
 
 FinishReason OutputPlan::finish_after(std::int64_t i) const {
@@ -94,7 +109,7 @@ FinishReason OutputPlan::finish_after(std::int64_t i) const {
   if (p.ignore_eos) return FinishReason::none;
   if (forced > 0) return i + 1 >= forced ? FinishReason::stop : FinishReason::none;
   if (i + 1 <= p.min_tokens || m_eos_probability <= 0) return FinishReason::none;
-  const double u = unit_interval(mix64(m_stream ^ k_eos_salt, static_cast<std::uint64_t>(i)));
+  const double u = unit_interval(mix64(m_stream ^ k_eos_salt ^ position_mix(static_cast<std::uint64_t>(i))));
   return u < m_eos_probability ? FinishReason::stop : FinishReason::none;
 }
 

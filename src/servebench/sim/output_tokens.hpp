@@ -2,11 +2,13 @@
 // What a simulated request generates, decided without regard to batching, timing or speculation:
 // token i is a pure function of (prompt, i) at temperature 0 and also of the request seed above it,
 // so the same prompt gives the same text under any load (the greedy-identity gate checks this).
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>
 
+#include "servebench/sim/seeded_rng.hpp"
 #include "servebench/sim/tokenizer.hpp"
 
 namespace servebench::sim {
@@ -35,14 +37,31 @@ class OutputPlan {
   std::int32_t token(std::int64_t i) const;
   // After emitting position `i`, does generation stop, and why (none = continue).
   FinishReason finish_after(std::int64_t i) const;
-  // Both at once (the engine's per-token call): token(i), with finish_after(i) in `why`.
-  std::int32_t next(std::int64_t i, FinishReason& why) const;
+  // Both at once (the engine's per-token call): token(i), with finish_after(i) in `why`. For the common
+  // plan (nothing forced, no EOS draw: a word at every position up to max_tokens) the words are drawn
+  // a block ahead, where the draws are independent of one another and overlap.
+  std::int32_t next(std::int64_t i, FinishReason& why) {
+    if (!m_plain) return next_drawn(i, why);
+    why = i + 1 >= m_max_tokens ? FinishReason::length : FinishReason::none;
+    if (static_cast<std::uint64_t>(i - m_ahead_from) >= m_ahead_count) draw_ahead(i);
+    return m_ahead[static_cast<std::size_t>(i - m_ahead_from)];
+  }
 
  private:
+  static constexpr std::size_t k_ahead = 32;
+  std::int32_t next_drawn(std::int64_t i, FinishReason& why) const;
+  void draw_ahead(std::int64_t from);
+
   const Tokenizer* m_tokenizer;
   const SamplingParams* m_params;
   std::uint64_t m_stream;
+  std::uint64_t m_token_key;   // m_stream with the token salt
+  std::int64_t m_max_tokens;
+  bool m_plain;                // no forced output, and generation stops only at max_tokens
   double m_eos_probability;
+  std::int64_t m_ahead_from = 0;   // m_ahead holds the words at positions m_ahead_from + [0, m_ahead_count)
+  std::uint64_t m_ahead_count = 0;
+  std::array<std::int32_t, k_ahead> m_ahead{};
 };
 
 // Order-sensitive hash of the prompt ids.

@@ -52,16 +52,6 @@ PerfModel::PerfModel(const Deployment& d)
   }
 }
 
-void PerfModel::add_decode(BatchShape& b, std::int64_t context, int query_tokens) const {
-  const double attended = static_cast<double>(attended_context(m_d.model, context));
-  b.decode_requests += 1;
-  b.decode_tokens += query_tokens;
-  b.decode_attn_pairs += attended * query_tokens;
-  b.decode_kv_tokens += attended;
-  b.decode_full_ctx += static_cast<double>(context);
-  if (m_d.model.attention.sparse) b.decode_index_pairs += static_cast<double>(context) * query_tokens;
-}
-
 void PerfModel::add_prefill(BatchShape& b, std::int64_t prefix, std::int64_t new_tokens) const {
   const std::int64_t cap = m_d.model.attention.sparse ? m_d.model.attention.sparse->index_topk : prefix + new_tokens;
   b.prefill_tokens += new_tokens;

@@ -49,8 +49,17 @@ class PerfModel {
  public:
   explicit PerfModel(const Deployment& d);  // keeps a reference: `d` must outlive the model
 
-  // A request decoding (or verifying) `query_tokens` tokens against `context` cached tokens.
-  void add_decode(BatchShape& b, std::int64_t context, int query_tokens) const;
+  // A request decoding (or verifying) `query_tokens` tokens against `context` cached tokens. Inline:
+  // the engine adds every decoding request of every batch.
+  void add_decode(BatchShape& b, std::int64_t context, int query_tokens) const {
+    const double attended = static_cast<double>(attended_context(m_d.model, context));
+    b.decode_requests += 1;
+    b.decode_tokens += query_tokens;
+    b.decode_attn_pairs += attended * query_tokens;
+    b.decode_kv_tokens += attended;
+    b.decode_full_ctx += static_cast<double>(context);
+    if (m_d.model.attention.sparse) b.decode_index_pairs += static_cast<double>(context) * query_tokens;
+  }
   // A prefill chunk of `new_tokens` tokens after `prefix` tokens already in KV (cached or earlier chunks).
   void add_prefill(BatchShape& b, std::int64_t prefix, std::int64_t new_tokens) const;
   // One pipeline stage's forward (the whole forward when pp_size == 1).

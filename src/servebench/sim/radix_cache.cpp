@@ -66,7 +66,11 @@ std::int32_t RadixCache::alloc() {
   }
   const std::int32_t id = m_free.back();
   m_free.pop_back();
-  m_nodes[static_cast<std::size_t>(id)] = Node{};
+  Node& n = m_nodes[static_cast<std::size_t>(id)];
+  std::vector<std::int32_t> key = std::move(n.key);  // a freed node's key storage serves the next
+  n = Node{};
+  n.key = std::move(key);
+  n.key.clear();
   return id;
 }
 
@@ -151,8 +155,7 @@ void RadixCache::remove(std::int32_t id) {
   m_children.erase(child_key(n.parent, n.key));
   m_nodes[static_cast<std::size_t>(n.parent)].children -= 1;
   refresh(n.parent);
-  n.key.clear();
-  n.key.shrink_to_fit();
+  n.key.clear();  // its storage is kept for the next node (alloc)
   m_free.push_back(id);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Deterministic randomness for the simulator: SplitMix64 mixing (Steele et al., 2014) so every draw is
 // a pure function of its inputs (seed, request, position) and never of the order draws are made in.
+#include <array>
 #include <cstdint>
 
 namespace servebench::sim {
@@ -13,6 +14,16 @@ constexpr std::uint64_t mix64(std::uint64_t x) {
 }
 
 constexpr std::uint64_t mix64(std::uint64_t a, std::uint64_t b) { return mix64(a ^ mix64(b)); }
+
+// mix64(i) for a position i (an output token's index): small positions come from a table made at
+// compile time, so a per-token draw costs one mix64 instead of two.
+inline constexpr std::size_t k_position_table = 4096;
+inline constexpr std::array<std::uint64_t, k_position_table> k_position_mix = [] {
+  std::array<std::uint64_t, k_position_table> t{};
+  for (std::size_t i = 0; i < t.size(); ++i) t[i] = mix64(i);
+  return t;
+}();
+constexpr std::uint64_t position_mix(std::uint64_t i) { return i < k_position_table ? k_position_mix[i] : mix64(i); }
 
 // A uniform double in [0, 1) from 53 bits of `h`.
 constexpr double unit_interval(std::uint64_t h) { return static_cast<double>(h >> 11) * 0x1.0p-53; }

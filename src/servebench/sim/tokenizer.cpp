@@ -123,6 +123,19 @@ Tokenizer::Tokenizer(std::int64_t vocab_size, TokenIds specials) : m_vocab(vocab
   m_normal_count = specials.special_start - static_cast<std::int64_t>(m_low_specials.size());
   SB_CHECK(m_normal_count > k_bytes);  // model cards guarantee it (model_card.cpp)
   m_layout = TokenLayout::of(m_normal_count);
+  static_assert(k_word_table.size() == k_table_words && k_three_letters == 26 * 26 * 26);
+  // word_id's two classes as runs of ids: inline when no special id falls inside either.
+  const auto run = [&](std::int64_t first, std::int64_t size) {
+    return id_of(first + size - 1) - id_of(first) == size - 1 ? id_of(first) : -1;
+  };
+  if (m_layout.words >= 0 && m_layout.space_lower >= 0) {
+    const std::int32_t words = run(m_layout.words, static_cast<std::int64_t>(k_table_words));
+    const std::int32_t letters = run(m_layout.space_lower + 26 + 676, static_cast<std::int64_t>(k_three_letters));
+    if (words >= 0 && letters >= 0) {
+      m_word_ids = words;
+      m_letter_ids = letters;
+    }
+  }
 }
 
 bool Tokenizer::is_special(std::int32_t id) const {
@@ -197,7 +210,7 @@ util::Result<std::string> Tokenizer::decode(std::span<const std::int32_t> ids, S
   return out;
 }
 
-std::int32_t Tokenizer::word_id(std::uint64_t h) const {
+std::int32_t Tokenizer::word_id_mapped(std::uint64_t h) const {
   // Half table words, half " " + three letters: reads like text and stays far from special ids. A
   // vocabulary too small for those classes uses its synthetic words, else its printable bytes.
   const TokenLayout& l = m_layout;

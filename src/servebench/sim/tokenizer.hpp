@@ -38,12 +38,26 @@ class Tokenizer {
   util::Result<std::string> decode(std::span<const std::int32_t> ids, SpecialTokens mode) const;
 
   bool is_special(std::int32_t id) const;
-  // A word-like (space-led) id chosen by `h`; used for generated text. Never special.
-  std::int32_t word_id(std::uint64_t h) const;
+  // A word-like (space-led) id chosen by `h`; used for generated text. Never special. Inline when both
+  // word classes are in the vocabulary and each is one run of ids (no special id inside): the
+  // engine draws every output token through it.
+  std::int32_t word_id(std::uint64_t h) const {
+    if (m_word_ids < 0) return word_id_mapped(h);
+    // Both candidates and a mask, not a branch: the low bit of a hash is a coin toss, which a branch
+    // predictor gets wrong half the time.
+    const std::int32_t word = m_word_ids + static_cast<std::int32_t>((h >> 1) % k_table_words);
+    const std::int32_t letters = m_letter_ids + static_cast<std::int32_t>((h >> 1) % k_three_letters);
+    const std::int32_t pick_word = -static_cast<std::int32_t>(h & 1);
+    return (word & pick_word) | (letters & ~pick_word);
+  }
   std::int64_t vocab_size() const { return m_vocab; }
   TokenIds specials() const { return m_specials; }
 
  private:
+  static constexpr std::uint64_t k_table_words = 120;      // the common-word table
+  static constexpr std::uint64_t k_three_letters = 17576;  // " " + three lowercase letters
+
+  std::int32_t word_id_mapped(std::uint64_t h) const;
   std::int32_t id_of(std::int64_t normal_index) const;  // normal index -> vocabulary id (skips specials)
   std::int64_t normal_index(std::int32_t id) const;
   void append_piece(std::int64_t normal_index, std::string& out) const;
@@ -53,6 +67,7 @@ class Tokenizer {
   std::vector<std::int32_t> m_low_specials;  // special ids below special_start, ascending
   std::int64_t m_normal_count = 0;
   TokenLayout m_layout;
+  std::int32_t m_word_ids = -1, m_letter_ids = -1;  // first id of each word class when word_id is inline
 };
 
 }  // namespace servebench::sim

@@ -74,7 +74,7 @@ TEST(OutputPlan, NextIsTokenAndFinishAfterInOneCall) {
   SamplingParams p;
   p.max_tokens = 40;
   p.min_tokens = 3;
-  const OutputPlan plan(k_tok, 42, p, 0, 0.3);  // EOS draws stop some positions early
+  OutputPlan plan(k_tok, 42, p, 0, 0.3);  // EOS draws stop some positions early
   int stops = 0;
   for (int i = 0; i < 40; ++i) {
     FinishReason why = FinishReason::abort;
@@ -83,6 +83,23 @@ TEST(OutputPlan, NextIsTokenAndFinishAfterInOneCall) {
     stops += why == FinishReason::stop;
   }
   EXPECT_GT(stops, 0);
+}
+
+TEST(OutputPlan, WordsDrawnAheadAreTheTokensAtTheirPositionsInAnyOrder) {
+  // A plan that stops only at max_tokens draws its words a block ahead; next(i) must still be token(i)
+  // whatever the order of the calls. Also with special ids inside the word classes (no inline word_id).
+  const Tokenizer with_specials(40000, TokenIds{5000, 20000, 40000});
+  for (const Tokenizer* t : {&k_tok, &with_specials}) {
+    SamplingParams p;
+    p.max_tokens = 150;
+    p.ignore_eos = true;
+    OutputPlan plan(*t, 7, p, 0, 0.5);
+    for (std::int64_t i : {0, 1, 2, 40, 39, 31, 32, 100, 3, 149, 148, 150, 151, 0}) {
+      FinishReason why = FinishReason::abort;
+      EXPECT_EQ(plan.next(i, why), plan.token(i)) << i;
+      EXPECT_EQ(why, plan.finish_after(i)) << i;
+    }
+  }
 }
 
 TEST(HashPrompts, EqualsHashPromptForEveryPromptWhateverTheCountAndLengths) {
