@@ -7,8 +7,10 @@
 #include <fmt/format.h>
 
 #include "servebench/cli/command.hpp"
+#include "servebench/load/engine_control.hpp"
 #include "servebench/load/option_parsing.hpp"
 #include "servebench/load/run_settings.hpp"
+#include "servebench/load/slo.hpp"
 #include "servebench/util/json_text.hpp"
 #include "servebench/util/strings.hpp"
 
