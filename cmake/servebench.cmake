@@ -15,10 +15,9 @@ function(servebench_warnings target)
 endfunction()
 
 # servebench_unity(TARGET) — with SERVEBENCH_UNITY, compile TARGET's sources in batches of
-# SERVEBENCH_UNITY_BATCH files per translation unit. Applied where the per-unit cost is mostly the
-# same headers parsed again (every test binary: gtest, the project's headers; the cli module: CLI11's
-# templates; the recipe module: yaml-cpp and Boost.JSON), which makes up most of a fresh build
-# (docs/build.md, "Build time"). File-local names must then be unique within a target: two files of
+# SERVEBENCH_UNITY_BATCH files per translation unit. Applied to every module and test binary: most
+# of a unit's compile time is the same headers parsed again (the standard library, Boost.JSON, fmt,
+# gtest, CLI11, Beast), which made up most of a fresh build (docs/build.md, "Build time"). File-local names must then be unique within a target: two files of
 # one batch share a translation unit and so share their anonymous namespaces.
 function(servebench_unity target)
   if(NOT SERVEBENCH_UNITY)
