@@ -14,7 +14,6 @@
 namespace servebench::campaign {
 namespace {
 
-
 GateSpec read_gate(util::YamlFields& arm) {
   GateSpec g;
   const YAML::Node n = arm.node("gate");

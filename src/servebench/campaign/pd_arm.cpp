@@ -7,7 +7,6 @@
 namespace servebench::campaign {
 namespace {
 
-
 bool has(std::string_view text, std::string_view what) { return text.find(what) != std::string_view::npos; }
 
 // One part's command: it splits, has its own {port}, and only the router names the parts.

@@ -31,10 +31,10 @@ struct SharedPrefixWorkload {  // sglang's generated-shared-prefix defaults
   std::uint64_t seed = 0;
 };
 
-// A length drawn with sglang's range-ratio semantics (uniform in [max(floor(r*L), 1), L]).
 // A workload count or length that must be > 0: the error names `what`.
 util::Result<void> check_positive(std::int64_t v, const char* what);
 
+// A length drawn with sglang's range-ratio semantics (uniform in [max(floor(r*L), 1), L]).
 std::int64_t draw_length(std::int64_t length, double range_ratio, std::mt19937_64& rng);
 
 // `count` first tokens, pairwise distinct while count <= ordinary ids; beyond that each

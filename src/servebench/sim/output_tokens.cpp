@@ -79,7 +79,7 @@ std::int32_t OutputPlan::token(std::int64_t i) const {
   const auto& forced = m_params->forced_output;
   if (i < static_cast<std::int64_t>(forced.size())) return forced[static_cast<std::size_t>(i)];
   if (finish_after(i) == FinishReason::stop) return m_tokenizer->specials().eos;
-  return m_tokenizer->word_id(mix64(m_stream ^ k_token_salt, static_cast<std::uint64_t>(i)));
+  return word_at(i);
 }
 
 std::int32_t OutputPlan::next_drawn(std::int64_t i, FinishReason& why) const {
@@ -87,17 +87,13 @@ std::int32_t OutputPlan::next_drawn(std::int64_t i, FinishReason& why) const {
   const auto& forced = m_params->forced_output;
   if (i < static_cast<std::int64_t>(forced.size())) return forced[static_cast<std::size_t>(i)];
   if (why == FinishReason::stop) return m_tokenizer->specials().eos;
-  return m_tokenizer->word_id(mix64(m_token_key ^ position_mix(static_cast<std::uint64_t>(i))));
+  return word_at(i);
 }
 
 void OutputPlan::draw_ahead(std::int64_t from) {
   // Up to max_tokens only: a short request draws no words it will not emit.
   const auto count = static_cast<std::size_t>(std::clamp<std::int64_t>(m_max_tokens - from, 1, k_ahead));
-  const Tokenizer& tokenizer = *m_tokenizer;
-  const std::uint64_t key = m_token_key;
-  for (std::size_t k = 0; k < count; ++k) {
-    m_ahead[k] = tokenizer.word_id(mix64(key ^ position_mix(static_cast<std::uint64_t>(from) + k)));
-  }
+  for (std::size_t k = 0; k < count; ++k) m_ahead[k] = word_at(from + static_cast<std::int64_t>(k));
   m_ahead_from = from;
   m_ahead_count = count;
 }
