@@ -64,9 +64,11 @@ void chunk_cost(benchmark::State& state, wire::ServerRoute route, StampEvents st
   TokenEvent event;
   event.id = 1;
   event.tokens = std::span(&token, 1);
-  event.meta.prompt_tokens = 3;
+  RequestMeta meta;
+  meta.prompt_tokens = 3;
+  event.meta = &meta;
   for (auto _ : state) {
-    ++event.meta.completion_tokens;
+    ++meta.completion_tokens;
     benchmark::DoNotOptimize(g.on_event(0, event, VirtualTime{}, buffers));
   }
   state.SetItemsProcessed(state.iterations());

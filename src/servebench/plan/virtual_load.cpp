@@ -7,8 +7,6 @@
 
 #include <fmt/format.h>
 
-#include "servebench/plan/live_index.hpp"
-
 namespace servebench::plan {
 namespace {
 
@@ -44,7 +42,6 @@ struct Pending {
 struct Replica {
   sim::Engine* engine = nullptr;
   std::deque<Pending> pending;  // sent, not yet seen by the engine; in send order
-  LiveIndex live;               // engine id -> pool slot of the requests it runs
   std::span<const sim::TokenEvent> events;
   Nanos end{0};
   bool stepped = false;  // a step was taken; its events apply at `end`
@@ -221,7 +218,7 @@ class Driver {
       rec.route = p.route;
       rec.route_matched_tokens = p.matched;
     }
-    auto id = r.engine->submit(ids, std::move(sampling));
+    auto id = r.engine->submit(ids, std::move(sampling), slot);  // its events carry the pool slot
     if (!id) {
       rec.error = load::RequestError::http_status;
       rec.http_status = 400;
@@ -230,7 +227,6 @@ class Driver {
       end(slot);
       return false;
     }
-    r.live.insert(*id, slot);
     return true;
   }
 
@@ -245,8 +241,7 @@ class Driver {
   }
 
   void on_event(Replica& replica, const sim::TokenEvent& e) {
-    const std::uint32_t slot = replica.live.find(e.id);
-    if (slot == LiveIndex::k_none) return;
+    const auto slot = static_cast<std::uint32_t>(e.tag);
     Live& live = m_pool[slot];
     auto& rec = live.record;
     const Nanos t = m_now;
@@ -260,13 +255,12 @@ class Driver {
     rec.chunks += 1;
     if (e.finish == sim::FinishReason::none) return;
     rec.done = t;
-    rec.input_tokens_served = e.meta.prompt_tokens;
-    rec.output_tokens_served = e.meta.completion_tokens;
-    rec.cached_tokens = e.meta.cached_tokens();
-    if (replica.engine->deployment().spec.enabled) rec.spec_verify_ct = e.meta.spec_verify_ct;
+    rec.input_tokens_served = e.meta->prompt_tokens;
+    rec.output_tokens_served = e.meta->completion_tokens;
+    rec.cached_tokens = e.meta->cached_tokens();
+    if (replica.engine->deployment().spec.enabled) rec.spec_verify_ct = e.meta->spec_verify_ct;
     rec.finish_reason = sim::to_string(e.finish);
     if (rec.token_chunks == 0) rec.error = load::RequestError::no_tokens;
-    replica.live.erase(e.id);
     end(slot);
   }
 

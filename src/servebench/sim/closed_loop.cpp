@@ -60,8 +60,8 @@ LoopResult run_closed_loop(Engine& engine, std::int64_t isl, std::int64_t osl, i
         ++tpot_n;
       }
       out_tokens += t.tokens;
-      verify += e.meta.spec_verify_ct;
-      completion += e.meta.completion_tokens;
+      verify += e.meta->spec_verify_ct;
+      completion += e.meta->completion_tokens;
       out.completed += 1;
       live.erase(e.id);
       if (sent < num_prompts) send();

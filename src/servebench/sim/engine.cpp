@@ -2,6 +2,7 @@
 #include "servebench/sim/engine.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -38,7 +39,7 @@ util::Result<RequestId> Engine::submit(SimRequest request) {
   return submit(std::span<const std::int32_t>(request.prompt), std::move(request.sampling));
 }
 
-util::Result<RequestId> Engine::submit(std::span<const std::int32_t> ids, SamplingParams sampling) {
+util::Result<RequestId> Engine::submit(std::span<const std::int32_t> ids, SamplingParams sampling, std::uint64_t tag) {
   const auto prompt = static_cast<std::int64_t>(ids.size());
   const std::int64_t max_tokens = sampling.max_tokens;
   if (prompt == 0) return util::fail(util::ErrorKind::bad_input, "the prompt is empty");
@@ -57,12 +58,15 @@ util::Result<RequestId> Engine::submit(std::span<const std::int32_t> ids, Sampli
     return util::failf(util::ErrorKind::bad_input, "input length {} exceeds the maximum allowed length {}", prompt,
                        m_d.max_req_input_len);
   }
-  // One pass without an early exit (it vectorizes); the first id outside is looked up only on failure.
-  const auto vocab = static_cast<std::uint32_t>(std::clamp<std::int64_t>(m_tokenizer.vocab_size(), 0, std::int64_t{1} << 31));
-  bool outside = false;
-  for (std::int32_t id : ids) outside |= static_cast<std::uint32_t>(id) >= vocab;
-  if (outside) {
-    const auto bad = *std::find_if(ids.begin(), ids.end(), [&](std::int32_t id) { return static_cast<std::uint32_t>(id) >= vocab; });
+  // One pass without an early exit, in signed compares (SSE2 has no unsigned one; it vectorizes only
+  // so); the first id outside is looked up only on failure. Ids run to 2^31 - 2 at most.
+  const auto vocab = static_cast<std::int32_t>(
+      std::clamp<std::int64_t>(m_tokenizer.vocab_size(), 0, std::numeric_limits<std::int32_t>::max()));
+  const auto outside = [vocab](std::int32_t id) { return static_cast<std::int32_t>(id < 0) | static_cast<std::int32_t>(id >= vocab); };
+  std::int32_t any_outside = 0;
+  for (std::int32_t id : ids) any_outside |= outside(id);
+  if (any_outside != 0) {
+    const auto bad = *std::find_if(ids.begin(), ids.end(), outside);
     return util::failf(util::ErrorKind::bad_input, "token id {} is outside the vocabulary", bad);
   }
   if (m_d.config.disaggregation.mode == DisaggregationMode::prefill) {  // the decode server generates the rest
@@ -75,9 +79,9 @@ util::Result<RequestId> Engine::submit(std::span<const std::int32_t> ids, Sampli
     m_free_requests.pop_back();
   } else {
     r = static_cast<std::int32_t>(m_requests.size());
-    m_requests.emplace_back();
+    m_request_at.push_back(&m_requests.emplace_back());
   }
-  Request& q = m_requests[static_cast<std::size_t>(r)];
+  Request& q = req(r);
   std::vector<std::int32_t> storage = std::move(q.seq);  // a freed request's token storage, reused
   q = Request{};
   q.seq = std::move(storage);
@@ -85,6 +89,7 @@ util::Result<RequestId> Engine::submit(std::span<const std::int32_t> ids, Sampli
   q.seq.reserve(static_cast<std::size_t>(prompt + std::min(max_tokens, k_seq_reserve_cap)));
   q.seq.assign(ids.begin(), ids.end());
   q.id = m_next_id++;
+  q.tag = tag;
   q.phase = Phase::waiting;
   q.sampling = std::move(sampling);
   q.prompt_len = prompt;
@@ -104,7 +109,7 @@ bool Engine::cancel(RequestId id) {
   const auto it = m_by_id.find(id);
   if (it == m_by_id.end()) return false;
   const std::int32_t r = it->second;
-  Request& q = m_requests[static_cast<std::size_t>(r)];
+  Request& q = req(r);
   if (q.phase == Phase::waiting) {
     m_waiting.erase(std::find(m_waiting.begin(), m_waiting.end(), r));
   } else {
@@ -126,7 +131,7 @@ bool Engine::stop_early(RequestId id) {
   const auto it = m_by_id.find(id);
   if (it == m_by_id.end()) return false;
   const std::int32_t r = it->second;
-  Request& q = m_requests[static_cast<std::size_t>(r)];
+  Request& q = req(r);
   if (q.phase != Phase::decode || q.chunk > 0 || q.query_tokens > 0) return cancel(id);
   finish(q, r, FinishReason::stop);
   return true;
@@ -152,7 +157,7 @@ bool Engine::slot_busy(int slot) const {
 
 StepResult Engine::step() {
   for (std::int32_t r : m_release_next_step) {
-    auto& seq = m_requests[static_cast<std::size_t>(r)].seq;
+    auto& seq = req(r).seq;
     if (seq.capacity() > k_seq_keep_capacity) seq = {};  // a long request's storage is not kept
     m_free_requests.push_back(r);
   }
@@ -192,63 +197,8 @@ void Engine::run_iterations() {
   }
 }
 
-void Engine::complete(std::size_t index) {
-  const InFlight f = m_in_flight[index];
-  m_in_flight.erase(m_in_flight.begin() + static_cast<std::ptrdiff_t>(index));
-  m_now = std::max(m_now, f.done);
-  const auto& list = m_slots[static_cast<std::size_t>(f.slot)];
-  m_members.assign(list.begin(), list.end());  // finishing edits `list`
-  if (f.prefill) plan_outputs(m_members);
-  for (std::int32_t r : m_members) {
-    Request& q = m_requests[static_cast<std::size_t>(r)];
-    if (q.chunk > 0) {
-      q.filled += q.chunk;
-      q.chunk = 0;
-      if (q.filled == q.fill_target) finish_prefill(q, r);
-    } else if (q.query_tokens > 0) {
-      const int drawn = q.draft_steps > 0 ? tokens_per_verify(m_d.spec.accept_rates, q.draft_steps, q.spec_rng) : 1;
-      emit(q, r, drawn);
-    }
-  }
-}
-
-// The output plan of every request whose prefill completes in this batch: their prompts are hashed
-// together (hash_prompts), which is several times faster than one at a time.
-void Engine::plan_outputs(std::span<const std::int32_t> members) {
-  m_hash_inputs.clear();
-  for (std::int32_t r : members) {
-    const Request& q = m_requests[static_cast<std::size_t>(r)];
-    if (q.chunk > 0 && !q.plan && q.filled + q.chunk == q.fill_target)
-      m_hash_inputs.emplace_back(q.seq.data(), static_cast<std::size_t>(q.prompt_len));
-  }
-  if (m_hash_inputs.empty()) return;
-  m_hashes.resize(m_hash_inputs.size());
-  hash_prompts(m_hash_inputs, m_hashes);
-  std::size_t k = 0;
-  for (std::int32_t r : members) {
-    Request& q = m_requests[static_cast<std::size_t>(r)];
-    if (q.chunk > 0 && !q.plan && q.filled + q.chunk == q.fill_target)
-      q.plan.emplace(m_tokenizer, m_hashes[k++], q.sampling, mix64(m_d.config.sim_seed, q.id),
-                     m_d.config.sim_eos_probability);
-  }
-}
-
-void Engine::finish_prefill(Request& q, std::int32_t r) {
-  q.phase = Phase::decode;
-  m_prefilling[static_cast<std::size_t>(q.slot)] -= 1;
-  if (m_radix) {
-    const auto ins = m_cache.insert(std::span(q.seq.data(), static_cast<std::size_t>(q.fill_target)));
-    m_cache.lock(ins.node);
-    if (q.node != 0) m_cache.unlock(q.node);
-    q.node = ins.node;
-    const std::int64_t keep = std::max<std::int64_t>(q.fill_target - ins.length, 0);
-    m_private_tokens -= q.private_kv - keep;
-    q.private_kv = keep;
-  }
-  emit(q, r, 1);
-}
-
-void Engine::emit(Request& q, std::int32_t r, int drawn) {
+// Inline in complete(), its caller for every token: the call cost as much as a third of its body.
+[[gnu::always_inline]] inline void Engine::emit(Request& q, std::int32_t r, int drawn) {
   const std::size_t from = q.seq.size();
   const bool verify = q.query_tokens > 0;
   FinishReason why = FinishReason::none;
@@ -274,7 +224,63 @@ void Engine::emit(Request& q, std::int32_t r, int drawn) {
   q.meta.completion_tokens = q.outputs();
   if (why != FinishReason::none) finish(q, r, why);
   m_events.push_back({q.id, std::span<const std::int32_t>(q.seq.data() + from, static_cast<std::size_t>(n)), first,
-                      why, meta_of(q)});
+                      why, &q.meta, q.tag});
+}
+
+void Engine::complete(std::size_t index) {
+  const InFlight f = m_in_flight[index];
+  m_in_flight.erase(m_in_flight.begin() + static_cast<std::ptrdiff_t>(index));
+  m_now = std::max(m_now, f.done);
+  const auto& list = m_slots[static_cast<std::size_t>(f.slot)];
+  m_members.assign(list.begin(), list.end());  // finishing edits `list`
+  if (f.prefill) plan_outputs(m_members);
+  for (std::int32_t r : m_members) {
+    Request& q = req(r);
+    if (q.chunk > 0) {
+      q.filled += q.chunk;
+      q.chunk = 0;
+      if (q.filled == q.fill_target) finish_prefill(q, r);
+    } else if (q.query_tokens > 0) {
+      const int drawn = q.draft_steps > 0 ? tokens_per_verify(m_d.spec.accept_rates, q.draft_steps, q.spec_rng) : 1;
+      emit(q, r, drawn);
+    }
+  }
+}
+
+// The output plan of every request whose prefill completes in this batch: their prompts are hashed
+// together (hash_prompts), which is several times faster than one at a time.
+void Engine::plan_outputs(std::span<const std::int32_t> members) {
+  m_hash_inputs.clear();
+  for (std::int32_t r : members) {
+    const Request& q = req(r);
+    if (q.chunk > 0 && !q.plan && q.filled + q.chunk == q.fill_target)
+      m_hash_inputs.emplace_back(q.seq.data(), static_cast<std::size_t>(q.prompt_len));
+  }
+  if (m_hash_inputs.empty()) return;
+  m_hashes.resize(m_hash_inputs.size());
+  hash_prompts(m_hash_inputs, m_hashes);
+  std::size_t k = 0;
+  for (std::int32_t r : members) {
+    Request& q = req(r);
+    if (q.chunk > 0 && !q.plan && q.filled + q.chunk == q.fill_target)
+      q.plan.emplace(m_tokenizer, m_hashes[k++], q.sampling, mix64(m_d.config.sim_seed, q.id),
+                     m_d.config.sim_eos_probability);
+  }
+}
+
+void Engine::finish_prefill(Request& q, std::int32_t r) {
+  q.phase = Phase::decode;
+  m_prefilling[static_cast<std::size_t>(q.slot)] -= 1;
+  if (m_radix) {
+    const auto ins = m_cache.insert(std::span(q.seq.data(), static_cast<std::size_t>(q.fill_target)));
+    m_cache.lock(ins.node);
+    if (q.node != 0) m_cache.unlock(q.node);
+    q.node = ins.node;
+    const std::int64_t keep = std::max<std::int64_t>(q.fill_target - ins.length, 0);
+    m_private_tokens -= q.private_kv - keep;
+    q.private_kv = keep;
+  }
+  emit(q, r, 1);
 }
 
 void Engine::finish(Request& q, std::int32_t r, FinishReason why) {
@@ -313,12 +319,10 @@ std::int64_t Engine::used_tokens() const { return m_cache.device_tokens() + m_pr
 
 std::int64_t Engine::available_tokens() const { return m_d.memory.max_total_num_tokens - used_tokens(); }
 
-RequestMeta Engine::meta_of(const Request& q) const { return q.meta; }
-
 std::optional<RequestMeta> Engine::meta(RequestId id) const {
   const auto it = m_by_id.find(id);
   if (it == m_by_id.end()) return std::nullopt;
-  return m_requests[static_cast<std::size_t>(it->second)].meta;
+  return req(it->second).meta;
 }
 
 EngineCounters Engine::counters() const {

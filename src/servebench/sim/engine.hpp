@@ -62,8 +62,9 @@ class Engine {
   // the context length, the prompt cannot fit the KV pool, or an id is outside the vocabulary.
   util::Result<RequestId> submit(SimRequest request);
   // The same for a prompt the caller keeps: it is copied into storage the engine reuses from
-  // request to request, so a steady stream of submits allocates nothing.
-  util::Result<RequestId> submit(std::span<const std::int32_t> prompt, SamplingParams sampling);
+  // request to request, so a steady stream of submits allocates nothing. `tag` comes back in every
+  // TokenEvent of the request (a caller's own index, so it needs no lookup by id per token).
+  util::Result<RequestId> submit(std::span<const std::int32_t> prompt, SamplingParams sampling, std::uint64_t tag = 0);
   // Drops a request (client gone): its slot and KV are freed at once. False for an unknown id.
   bool cancel(RequestId id);
   // Ends a decoding request now as finished with "stop" (the front matched a stop string): frees it
@@ -118,8 +119,9 @@ class Engine {
   void finish(Request& q, std::int32_t r, FinishReason why);
   void release_kv(Request& q);
   std::int64_t available_tokens() const;
+  Request& req(std::int32_t r) { return *m_request_at[static_cast<std::size_t>(r)]; }
+  const Request& req(std::int32_t r) const { return *m_request_at[static_cast<std::size_t>(r)]; }
   std::int64_t used_tokens() const;
-  RequestMeta meta_of(const Request& q) const;
 
   Deployment m_d;
   PerfModel m_perf;
@@ -128,6 +130,7 @@ class Engine {
   bool m_radix = true;
   VirtualTime m_now{};
   std::deque<Request> m_requests;  // stable addresses (OutputPlan points into them); reused via m_free_requests
+  std::vector<Request*> m_request_at;  // m_requests[r] without the deque's index arithmetic (per token)
   std::vector<std::int32_t> m_free_requests, m_release_next_step;
   std::unordered_map<RequestId, std::int32_t> m_by_id;
   std::deque<std::int32_t> m_waiting;

@@ -69,7 +69,7 @@ void Engine::continue_prefill(int slot, BatchShape& shape, StepLog& log, std::in
   // The chunked request counts as a sequence of this prefill batch, as in SGLang's log.
   if (m_prefilling[static_cast<std::size_t>(slot)] == 0) return;
   for (std::int32_t r : m_slots[static_cast<std::size_t>(slot)]) {
-    Request& q = m_requests[static_cast<std::size_t>(r)];
+    Request& q = req(r);
     if (q.phase != Phase::prefill || budget <= 0) continue;
     q.chunk = std::min(budget, q.fill_target - q.filled);
     m_perf.add_prefill(shape, q.filled, q.chunk);
@@ -83,7 +83,7 @@ std::int64_t Engine::reserved_decode_tokens() const {
   double reserved = 0;
   for (const auto& list : m_slots) {
     for (std::int32_t r : list) {
-      const Request& q = m_requests[static_cast<std::size_t>(r)];
+      const Request& q = req(r);
       reserved += remaining_estimate(q.sampling.max_tokens, q.outputs());
     }
   }
@@ -108,7 +108,7 @@ void Engine::admit(int slot, BatchShape& shape, StepLog& log, std::int64_t& budg
   std::int64_t reserved = reserved_decode_tokens();
   while (room()) {
     const std::int32_t r = m_waiting.front();
-    Request& q = m_requests[static_cast<std::size_t>(r)];
+    Request& q = req(r);
     const auto own = static_cast<std::int64_t>(remaining_estimate(q.sampling.max_tokens, q.outputs()) * m_new_token_ratio);
     // SGLang keeps room for the running requests' future tokens; with nothing running, admit if it fits.
     const std::int64_t headroom = m_running == 0 ? 0 : reserved + own;
@@ -128,7 +128,7 @@ void Engine::admit(int slot, BatchShape& shape, StepLog& log, std::int64_t& budg
 }
 
 bool Engine::try_admit(std::int32_t r, int slot, std::int64_t headroom, std::int64_t& host_load) {
-  Request& q = m_requests[static_cast<std::size_t>(r)];
+  Request& q = req(r);
   PrefixMatch m;
   if (m_radix) m = m_cache.match(std::span(q.seq.data(), static_cast<std::size_t>(q.fill_target)));
   const std::int64_t device_hit = m.device_tokens;
@@ -161,7 +161,7 @@ bool Engine::try_admit(std::int32_t r, int slot, std::int64_t headroom, std::int
 }
 
 void Engine::join_slot(std::int32_t r, int slot) {
-  Request& q = m_requests[static_cast<std::size_t>(r)];
+  Request& q = req(r);
   q.slot = slot;
   q.admission = ++m_admissions;
   m_slots[static_cast<std::size_t>(slot)].push_back(r);
@@ -188,7 +188,7 @@ void Engine::add_decodes(int slot, BatchShape& shape, StepLog& log) {
   while (batch > 0 && !make_room(static_cast<std::int64_t>(batch) * query)) {
     // Retract the newest decoding request of this micro-batch (SGLang retract_decode) and re-plan.
     const auto newest = std::find_if(list.rbegin(), list.rend(), [&](std::int32_t r) {
-      return m_requests[static_cast<std::size_t>(r)].phase == Phase::decode;
+      return req(r).phase == Phase::decode;
     });
     retract(*newest);
     log.retracted += 1;
@@ -196,15 +196,21 @@ void Engine::add_decodes(int slot, BatchShape& shape, StepLog& log) {
     steps = draft_steps(m_d.spec, batch);
     query = steps > 0 ? (m_d.spec.topk == 1 ? steps + 1 : m_d.spec.num_draft_tokens) : 1;
   }
+  // The sums build in a local copy the compiler keeps in registers (`shape` may alias what the loop
+  // writes, so it would store them every iteration); same order of additions, same result.
+  BatchShape sums = shape;
+  std::int64_t private_tokens = m_private_tokens;
   for (std::int32_t r : list) {
-    Request& q = m_requests[static_cast<std::size_t>(r)];
+    Request& q = req(r);
     if (q.phase != Phase::decode) continue;
     q.query_tokens = query;
     q.draft_steps = steps;
     q.private_kv += query;
-    m_private_tokens += query;
-    m_perf.add_decode(shape, static_cast<std::int64_t>(q.seq.size()), query);
+    private_tokens += query;
+    m_perf.add_decode(sums, static_cast<std::int64_t>(q.seq.size()), query);
   }
+  shape = sums;
+  m_private_tokens = private_tokens;
   shape.draft_steps = steps;
   const double floor = m_d.config.init_new_token_ratio * k_min_ratio_factor;
   const double decay = (m_d.config.init_new_token_ratio - floor) / k_ratio_decay_steps;
@@ -212,7 +218,7 @@ void Engine::add_decodes(int slot, BatchShape& shape, StepLog& log) {
 }
 
 void Engine::retract(std::int32_t r) {
-  Request& q = m_requests[static_cast<std::size_t>(r)];
+  Request& q = req(r);
   auto& list = m_slots[static_cast<std::size_t>(q.slot)];
   list.erase(std::find(list.begin(), list.end(), r));
   release_kv(q);

@@ -14,6 +14,7 @@ enum class Phase { waiting, prefill, transfer, decode, done };
 
 struct EngineRequest {
   RequestId id = 0;
+  std::uint64_t tag = 0;  // the caller's, from submit()
   Phase phase = Phase::done;
   std::vector<std::int32_t> seq;  // prompt, then generated tokens
   std::int64_t prompt_len = 0;

@@ -9,7 +9,7 @@
 namespace servebench::sim {
 
 bool Engine::admit_remote(std::int32_t r, int slot, std::int64_t headroom) {
-  Request& q = m_requests[static_cast<std::size_t>(r)];
+  Request& q = req(r);
   const std::int64_t need = q.fill_target;
   if (available_tokens() + m_cache.evictable_tokens() < need + headroom || !make_room(need)) return false;
   q.admitted_once = true;  // nothing comes from this server's prefix cache: the whole prompt arrives
@@ -30,7 +30,7 @@ void Engine::receive_arrived(int slot, VirtualTime at) {
   auto& waiting = m_transferring[static_cast<std::size_t>(slot)];
   if (waiting == 0) return;
   for (std::int32_t r : m_slots[static_cast<std::size_t>(slot)]) {
-    Request& q = m_requests[static_cast<std::size_t>(r)];
+    Request& q = req(r);
     if (q.phase != Phase::transfer || q.kv_ready > at) continue;
     q.phase = Phase::decode;
     waiting -= 1;
@@ -46,7 +46,7 @@ bool Engine::advance_to_next_arrival() {
   for (std::size_t s = 0; s < m_slots.size(); ++s) {
     if (m_transferring[s] == 0) continue;
     for (std::int32_t r : m_slots[s]) {
-      const Request& q = m_requests[static_cast<std::size_t>(r)];
+      const Request& q = req(r);
       if (q.phase == Phase::transfer && (!next || q.kv_ready < *next)) next = q.kv_ready;
     }
   }

@@ -68,7 +68,7 @@ void Generation::rejected(std::string_view message) {
 
 bool Generation::on_event(std::size_t index, const TokenEvent& event, VirtualTime now, ChunkBuffers& buffers) {
   Item& item = m_items.at(index);
-  item.meta = event.meta;
+  item.meta = *event.meta;
   const std::optional<std::size_t> stop = append_output(item, event);
   if (stop) {
     item.finish = wire::FinishReason::stop;

@@ -28,14 +28,16 @@ struct RequestMeta {
   std::int64_t cached_tokens() const { return cached_device + cached_host; }
 };
 
-// Tokens a request produced in one step. `tokens` points into engine storage and stays valid until
-// the next non-const call on the engine.
+// Tokens a request produced in one step. `tokens` and `meta` point into engine storage and stay
+// valid until the next non-const call on the engine (a request has one event per step, so `meta` is
+// its state after this event; a consumer that keeps it copies it).
 struct TokenEvent {
   RequestId id = 0;
   std::span<const std::int32_t> tokens;
   bool first_token = false;
   FinishReason finish = FinishReason::none;  // none while the request runs on
-  RequestMeta meta;
+  const RequestMeta* meta = nullptr;         // never null in an event the engine produced
+  std::uint64_t tag = 0;                     // what the caller gave Engine::submit (0 by default)
 };
 
 }  // namespace servebench::sim

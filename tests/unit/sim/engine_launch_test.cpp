@@ -80,7 +80,7 @@ TEST(EngineLaunch, DecodeGrowthBeyondThePoolRetractsTheNewest) {
       if (l.retracted > 0) retraction_logs.push_back(l);
     for (const auto& ev : s.events) {
       if (ev.finish == FinishReason::none) continue;
-      EXPECT_EQ(ev.meta.completion_tokens, 1200);
+      EXPECT_EQ(ev.meta->completion_tokens, 1200);
       ++done;
     }
     EXPECT_LE(e.counters().used_tokens, 20'000);

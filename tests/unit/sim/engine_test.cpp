@@ -25,7 +25,7 @@ Outcome drain(Engine& e) {
     for (const auto& ev : s.events) {
       auto& t = o.tokens[ev.id];
       t.insert(t.end(), ev.tokens.begin(), ev.tokens.end());
-      if (ev.finish != FinishReason::none) o.meta[ev.id] = ev.meta;
+      if (ev.finish != FinishReason::none) o.meta[ev.id] = *ev.meta;
     }
   }
   return o;
@@ -101,6 +101,51 @@ TEST(Engine, RejectsMaxTokensThatOverflowThePromptPlusCompletionSum) {
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("9223372036854775815 tokens"), std::string::npos) << r.error().message;
   EXPECT_TRUE(e.idle());
+}
+
+TEST(Engine, RejectsTokenIdsOutsideTheVocabularyNamingTheFirst) {
+  Engine e(deploy());
+  const auto vocab = static_cast<std::int32_t>(e.tokenizer().vocab_size());
+  // The check runs over many ids at once: a bad id anywhere in a long prompt is found.
+  auto prompt = loop::random_prompt(1000, 4, 128000);
+  for (const std::int32_t bad : {-1, vocab, vocab + 7, std::numeric_limits<std::int32_t>::min(),
+                                 std::numeric_limits<std::int32_t>::max()}) {
+    for (const std::size_t at : {std::size_t{0}, std::size_t{517}, prompt.size() - 1}) {
+      auto p = prompt;
+      p[at] = bad;
+      if (at != prompt.size() - 1) p.back() = -2;  // a later bad id is not the one named
+      const auto r = e.submit(request(p, 4));
+      ASSERT_FALSE(r) << bad << " at " << at;
+      EXPECT_EQ(r.error().message, "token id " + std::to_string(bad) + " is outside the vocabulary");
+    }
+  }
+  EXPECT_TRUE(e.idle());
+  prompt.front() = 0;
+  prompt.back() = vocab - 1;  // both ends of the vocabulary are in it
+  EXPECT_TRUE(e.submit(request(prompt, 4)));
+}
+
+TEST(Engine, EveryEventOfARequestCarriesTheTagItWasSubmittedWith) {
+  Engine e(deploy());
+  std::map<RequestId, std::uint64_t> tag_of;
+  for (std::uint64_t tag : {7ULL, 0ULL, ~0ULL, 42ULL}) {
+    const auto prompt = loop::random_prompt(64 + static_cast<std::int64_t>(tag % 50), 4, 128000);
+    SamplingParams sampling;
+    sampling.max_tokens = 9;
+    sampling.ignore_eos = true;
+    tag_of[e.submit(prompt, sampling, tag).value()] = tag;
+  }
+  std::map<RequestId, int> events;
+  for (int guard = 0; !e.idle() && guard < 10'000; ++guard) {
+    for (const auto& ev : e.step().events) {
+      EXPECT_EQ(ev.tag, tag_of.at(ev.id));
+      ASSERT_NE(ev.meta, nullptr);
+      EXPECT_EQ(ev.meta->id, ev.id);
+      events[ev.id] += 1;
+    }
+  }
+  EXPECT_EQ(events.size(), 4u);
+  for (const auto& [id, n] : events) EXPECT_EQ(n, 9) << id;
 }
 
 TEST(Engine, SameSeedAndRequestsGiveIdenticalTimings) {

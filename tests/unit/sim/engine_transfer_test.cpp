@@ -37,7 +37,7 @@ PdDrained pd_drain(Engine& e) {
     d.logs.insert(d.logs.end(), s.logs.begin(), s.logs.end());
     for (const auto& ev : s.events) {
       d.tokens[ev.id] += static_cast<std::int64_t>(ev.tokens.size());
-      if (ev.finish != FinishReason::none) d.done[ev.id] = ev.meta;
+      if (ev.finish != FinishReason::none) d.done[ev.id] = *ev.meta;
     }
   }
   return d;

@@ -21,6 +21,7 @@ struct Fixture {
   ChunkBuffers buffers;
   std::shared_ptr<FakeStream> stream = std::make_shared<FakeStream>();
   std::vector<std::vector<std::int32_t>> held;  // token storage the events point into
+  RequestMeta meta;                             // the meta the events point at
 
   Fixture() {
     context.tokenizer = &tokenizer;
@@ -54,10 +55,11 @@ struct Fixture {
     e.id = 100 + item;
     e.tokens = held.back();
     e.finish = finish;
-    e.meta.prompt_tokens = 3;
-    e.meta.completion_tokens = completion;
-    e.meta.cached_device = 1;
-    e.meta.arrival = VirtualTime{};
+    meta.prompt_tokens = 3;
+    meta.completion_tokens = completion;
+    meta.cached_device = 1;
+    meta.arrival = VirtualTime{};
+    e.meta = &meta;
     return g.on_event(item, e, VirtualTime{250ms}, buffers);
   }
 

@@ -116,7 +116,7 @@ TEST(PerfModel, FifthRequestWaitsForAFreeSlot) {
   std::vector<RequestMeta> done;
   while (!e.idle()) {
     for (const auto& ev : e.step().events)
-      if (ev.finish != FinishReason::none) done.push_back(ev.meta);
+      if (ev.finish != FinishReason::none) done.push_back(*ev.meta);
   }
   ASSERT_EQ(done.size(), 5u);
   const auto& fifth = done.back();
