@@ -202,7 +202,8 @@ void Engine::run_iterations() {
   const std::size_t from = q.seq.size();
   const bool verify = q.query_tokens > 0;
   FinishReason why = FinishReason::none;
-  for (int k = 0; k < drawn && why == FinishReason::none; ++k) {
+  q.seq.push_back(q.plan->next(static_cast<std::int64_t>(from) - q.prompt_len, why));  // drawn >= 1
+  for (int k = 1; k < drawn && why == FinishReason::none; ++k) {
     q.seq.push_back(q.plan->next(q.outputs(), why));
   }
   const auto n = static_cast<std::int64_t>(q.seq.size() - from);

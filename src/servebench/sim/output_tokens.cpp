@@ -93,7 +93,13 @@ std::int32_t OutputPlan::next_drawn(std::int64_t i, FinishReason& why) const {
 void OutputPlan::draw_ahead(std::int64_t from) {
   // Up to max_tokens only: a short request draws no words it will not emit.
   const auto count = static_cast<std::size_t>(std::clamp<std::int64_t>(m_max_tokens - from, 1, k_ahead));
-  for (std::size_t k = 0; k < count; ++k) m_ahead[k] = word_at(from + static_cast<std::int64_t>(k));
+  if (m_tokenizer->words_inline()) {  // word_at's test, once per block
+    for (std::size_t k = 0; k < count; ++k) {
+      m_ahead[k] = m_tokenizer->word_id_inline(word_hash(from + static_cast<std::int64_t>(k)));
+    }
+  } else {
+    for (std::size_t k = 0; k < count; ++k) m_ahead[k] = word_at(from + static_cast<std::int64_t>(k));
+  }
   m_ahead_from = from;
   m_ahead_count = count;
 }

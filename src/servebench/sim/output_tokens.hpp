@@ -51,9 +51,8 @@ class OutputPlan {
   static constexpr std::size_t k_ahead = 32;
   std::int32_t next_drawn(std::int64_t i, FinishReason& why) const;
   // The word at position i when nothing forced or stopped it: mix64(stream ^ token salt, i).
-  std::int32_t word_at(std::int64_t i) const {
-    return m_tokenizer->word_id(mix64(m_token_key ^ position_mix(static_cast<std::uint64_t>(i))));
-  }
+  std::int32_t word_at(std::int64_t i) const { return m_tokenizer->word_id(word_hash(i)); }
+  std::uint64_t word_hash(std::int64_t i) const { return mix64(m_token_key ^ position_mix(static_cast<std::uint64_t>(i))); }
   void draw_ahead(std::int64_t from);
 
   const Tokenizer* m_tokenizer;

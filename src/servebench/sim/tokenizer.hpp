@@ -41,8 +41,11 @@ class Tokenizer {
   // A word-like (space-led) id chosen by `h`; used for generated text. Never special. Inline when both
   // word classes are in the vocabulary and each is one run of ids (no special id inside): the
   // engine draws every output token through it.
-  std::int32_t word_id(std::uint64_t h) const {
-    if (m_word_ids < 0) return word_id_mapped(h);
+  std::int32_t word_id(std::uint64_t h) const { return words_inline() ? word_id_inline(h) : word_id_mapped(h); }
+  // True when word_id takes the inline path below (the word classes are contiguous id ranges), so a
+  // caller drawing many words can test once.
+  bool words_inline() const { return m_word_ids >= 0; }
+  std::int32_t word_id_inline(std::uint64_t h) const {
     // Both candidates and a mask, not a branch: the low bit of a hash is a coin toss, which a branch
     // predictor gets wrong half the time.
     const std::int32_t word = m_word_ids + static_cast<std::int32_t>((h >> 1) % k_table_words);
