@@ -79,7 +79,7 @@ util::Result<RequestId> Engine::submit(std::span<const std::int32_t> ids, Sampli
     m_free_requests.pop_back();
   } else {
     r = static_cast<std::int32_t>(m_requests.size());
-    m_request_at.push_back(&m_requests.emplace_back());
+    m_requests.push_back(std::make_unique<Request>());
   }
   Request& q = req(r);
   std::vector<std::int32_t> storage = std::move(q.seq);  // a freed request's token storage, reused

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <span>
 #include <unordered_map>
@@ -119,8 +120,8 @@ class Engine {
   void finish(Request& q, std::int32_t r, FinishReason why);
   void release_kv(Request& q);
   std::int64_t available_tokens() const;
-  Request& req(std::int32_t r) { return *m_request_at[static_cast<std::size_t>(r)]; }
-  const Request& req(std::int32_t r) const { return *m_request_at[static_cast<std::size_t>(r)]; }
+  Request& req(std::int32_t r) { return *m_requests[static_cast<std::size_t>(r)]; }
+  const Request& req(std::int32_t r) const { return *m_requests[static_cast<std::size_t>(r)]; }
   std::int64_t used_tokens() const;
 
   Deployment m_d;
@@ -129,8 +130,9 @@ class Engine {
   RadixCache m_cache;
   bool m_radix = true;
   VirtualTime m_now{};
-  std::deque<Request> m_requests;  // stable addresses (OutputPlan points into them); reused via m_free_requests
-  std::vector<Request*> m_request_at;  // m_requests[r] without the deque's index arithmetic (per token)
+  // Each request at a stable address (OutputPlan points into it), reached per token with one load (a
+  // deque's index arithmetic cost more); reused via m_free_requests.
+  std::vector<std::unique_ptr<Request>> m_requests;
   std::vector<std::int32_t> m_free_requests, m_release_next_step;
   std::unordered_map<RequestId, std::int32_t> m_by_id;
   std::deque<std::int32_t> m_waiting;
