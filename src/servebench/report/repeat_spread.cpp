@@ -36,9 +36,9 @@ MetricSpread spread_of(const std::vector<const PointRecord*>& ok, Get get) {
     if (std::isfinite(x)) v.push_back(x);
   }
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  if (v.empty()) return {nan, nan, {nan, nan}};
+  if (v.empty()) return {nan, nan, {nan, nan}, {}};
   const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-  return {*lo, *hi, stats::bootstrap_median(v)};
+  return {*lo, *hi, stats::bootstrap_median(v), v};
 }
 
 void median_latency(results::LatencyStats& out, const std::vector<const PointRecord*>& ok,

@@ -2,7 +2,8 @@
 // Repeats of a point (protocol.repeats, docs/report.md "Repeats"): the ledger keeps every repeat as
 // its own record; the report shows one row per point whose numbers are the medians over its ok
 // repeats, with the spread of the compared metrics — min–max and a seeded 95 % bootstrap interval
-// of the median — and calls a difference between arms only when those intervals separate.
+// of the median — and calls a difference between arms only when those intervals separate and
+// Welch's t-test on the repeats rejects equal means at 5 % (stats/welch.hpp says why both).
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -14,7 +15,8 @@ namespace servebench::report {
 
 struct MetricSpread {
   double min = 0, max = 0;
-  stats::Interval ci;  // 95 % bootstrap interval of the median
+  stats::Interval ci;          // 95 % bootstrap interval of the median
+  std::vector<double> values;  // the ok repeats' finite values, in ledger order
 };
 
 struct RepeatSpread {

@@ -26,7 +26,8 @@ void add_winners(const CampaignSet& set, const std::vector<LevelWinner>& ws, Doc
       format_fixed(k_tie_tolerance * 100, 0));
   if (set.has_repeats) {
     rule += " Repeated points compare their medians, and a difference is called only when the 95% bootstrap "
-            "intervals of the medians separate; otherwise the arms are within noise.";
+            "intervals of the medians separate and Welch's t-test on the repeats (logarithms of output tok/s) "
+            "rejects equal means at the 5% level; otherwise the arms are within noise.";
   }
   doc.add(Paragraph{std::move(rule)});
   Table t{{"scenario", "C", "winner", "out tok/s", "margin over runner-up"},
@@ -52,7 +53,7 @@ void add_winners(const CampaignSet& set, const std::vector<LevelWinner>& ws, Doc
         break;
       case Lead::noise:
         who = "within noise: " + arm_list(set, w.arms);
-        margin = "95% intervals overlap";
+        margin = w.noise == Separation::not_significant ? "not significant (Welch, 5%)" : "95% intervals overlap";
         break;
       case Lead::alone:
         who = arm_list(set, w.arms) + " (only arm measured)";

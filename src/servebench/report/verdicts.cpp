@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "servebench/stats/welch.hpp"
+
 namespace servebench::report {
 namespace {
 
@@ -25,10 +27,22 @@ std::map<std::pair<std::size_t, std::size_t>, Ladder> ok_ladders(const CampaignS
   return out;
 }
 
-// Both points repeated at least twice and their intervals of output tok/s overlap.
-bool within_noise(const MeasuredPoint& a, const MeasuredPoint& b) {
-  if (!a.spread || !b.spread || a.spread->ok < 2 || b.spread->ok < 2) return false;
-  return !a.spread->output_tok_per_s.ci.separated_from(b.spread->output_tok_per_s.ci);
+// Whether a difference in output tok/s between two points can be called (docs/report.md "Repeats"):
+// always, unless both were repeated (at least two ok repeats each); then only when their 95 %
+// intervals of the median separate and Welch's t-test on the repeats' logarithms (a ratio, like
+// the margin) rejects equal means at 5 %.
+Separation separation(const MeasuredPoint& a, const MeasuredPoint& b) {
+  if (!a.spread || !b.spread || a.spread->ok < 2 || b.spread->ok < 2) return Separation::apart;
+  const auto& x = a.spread->output_tok_per_s;
+  const auto& y = b.spread->output_tok_per_s;
+  if (!x.ci.separated_from(y.ci)) return Separation::overlap;
+  const auto logs = [](const std::vector<double>& v) {
+    std::vector<double> out;
+    for (const double value : v) out.push_back(value > 0 ? std::log(value) : k_nan);
+    return out;
+  };
+  const double p = stats::welch_p_value(logs(x.values), logs(y.values));
+  return p < k_significance ? Separation::apart : Separation::not_significant;
 }
 
 LevelWinner level_winner(const CampaignSet& set, std::size_t scenario, std::int64_t c) {
@@ -39,7 +53,7 @@ LevelWinner level_winner(const CampaignSet& set, std::size_t scenario, std::int6
       ranked.emplace_back(p->record.throughput.output_tok_per_s, a);
     }
   }
-  LevelWinner w{scenario, c, Lead::none, {}, k_nan};
+  LevelWinner w{scenario, c, Lead::none, {}, k_nan, Separation::apart};
   if (ranked.empty()) return w;
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   if (ranked.size() == 1) {
@@ -51,10 +65,13 @@ LevelWinner level_winner(const CampaignSet& set, std::size_t scenario, std::int6
   const MeasuredPoint* top = set.find(ranked[0].second, scenario, c);
   bool noise = false;
   for (const auto& [value, arm] : ranked) {
-    const bool overlaps = within_noise(*top, *set.find(arm, scenario, c));
-    if (best - value < k_tie_tolerance * best || overlaps) w.arms.push_back(arm);
-    noise = noise || (overlaps && arm != ranked[0].second);
+    const Separation s = arm == ranked[0].second ? Separation::apart : separation(*top, *set.find(arm, scenario, c));
+    const bool within = s != Separation::apart;
+    if (best - value < k_tie_tolerance * best || within) w.arms.push_back(arm);
+    noise = noise || within;
+    if (s == Separation::not_significant) w.noise = Separation::not_significant;
   }
+  if (noise && w.noise != Separation::not_significant) w.noise = Separation::overlap;
   w.lead = noise ? Lead::noise : w.arms.size() > 1 ? Lead::tie : Lead::contested;
   if (w.lead == Lead::contested) w.margin = ratio(best, ranked[1].first);
   std::sort(w.arms.begin(), w.arms.end());

