@@ -4,61 +4,23 @@
 #include <atomic>
 #include <condition_variable>
 #include <ctime>
-#include <deque>
 #include <latch>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
 
-#if defined(__linux__)
-#include <sys/prctl.h>
-#endif
-
 #include "servebench/http/event_loop.hpp"
 #include "servebench/http/stream_client.hpp"
+#include "servebench/load/admission.hpp"
 #include "servebench/load/metrics.hpp"
+#include "servebench/load/noise_probe.hpp"
 
 namespace servebench::load {
 namespace {
 
 constexpr util::Nanos k_probe_lead = std::chrono::milliseconds(30);  // noise samples before the phase
 constexpr util::Nanos k_stall_every = std::chrono::milliseconds(100);  // the planted loop stall's period
-constexpr std::int64_t k_max_backfill = 10'000;  // missed meter ticks recorded after one long stall
-
-// The concurrency cap, shared by every loop: admits due requests or queues them in order, and
-// hands a queued request to whichever loop just finished one. Touched once per request, never per
-// chunk.
-class Admission {
- public:
-  explicit Admission(std::optional<std::int64_t> cap) : m_cap(cap) {}
-  bool admit(std::uint32_t i) {
-    std::lock_guard lock(m_mutex);
-    if (!m_cap || m_in_flight < *m_cap) {
-      ++m_in_flight;
-      return true;
-    }
-    m_waiting.push_back(i);
-    return false;
-  }
-  // A request ended: the next queued request takes its place (still counted in flight), if any.
-  std::optional<std::uint32_t> release() {
-    std::lock_guard lock(m_mutex);
-    if (!m_waiting.empty()) {
-      const std::uint32_t next = m_waiting.front();
-      m_waiting.pop_front();
-      return next;
-    }
-    --m_in_flight;
-    return std::nullopt;
-  }
-
- private:
-  std::mutex m_mutex;
-  std::optional<std::int64_t> m_cap;
-  std::int64_t m_in_flight = 0;
-  std::deque<std::uint32_t> m_waiting;
-};
 
 struct Shared;
 
@@ -168,7 +130,7 @@ void Worker::tick(util::TimePoint due) {
   const util::TimePoint now = std::chrono::steady_clock::now();  // the clock the loop's timers run on
   const util::Nanos period = shared.spec.loop_lag_period;
   const util::Nanos late = std::max(util::Nanos{0}, now - due);
-  const std::int64_t missed = std::min<std::int64_t>(late / period, k_max_backfill);
+  const std::int64_t missed = std::min<std::int64_t>(late / period, k_max_backfilled_ticks);
   for (std::int64_t k = 0; k <= missed; ++k) {
     recorder.lags.loop_lag.record(static_cast<std::uint64_t>((late - k * period).count()));
   }
@@ -204,50 +166,6 @@ void read_loop_cpu(Shared& s, util::Nanos Worker::*field) {
   }
   read.wait();
 }
-
-// The machine's noise floor while the phase runs: an idle thread of our own sleeps to absolute
-// deadlines 1 ms apart and records how late it wakes (the OS scheduling delay every lag of the
-// client contains too). It starts before the phase so even a short phase has samples.
-class NoiseProbe {
- public:
-  explicit NoiseProbe(stats::Histogram& out) : m_out(out), m_thread([this] { run(); }) {}
-  ~NoiseProbe() { stop(); }
-  void stop() {
-    m_stop.store(true);
-    if (m_thread.joinable()) m_thread.join();
-  }
-
- private:
-  void run() {
-#if defined(__linux__)
-    prctl(PR_SET_TIMERSLACK, 1UL);
-#endif
-    timespec next{};
-    clock_gettime(CLOCK_MONOTONIC, &next);
-    for (int i = 0; i < k_max_samples && !m_stop.load(std::memory_order_relaxed); ++i) {
-      next.tv_nsec += 1'000'000;
-      if (next.tv_nsec >= 1'000'000'000) {
-        next.tv_nsec -= 1'000'000'000;
-        ++next.tv_sec;
-      }
-      clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, nullptr);
-      timespec now{};
-      clock_gettime(CLOCK_MONOTONIC, &now);
-      const std::int64_t late = (now.tv_sec - next.tv_sec) * 1'000'000'000 + (now.tv_nsec - next.tv_nsec);
-      // As the loop-lag meter does: a wake-up late by several periods also records the wake-ups
-      // it displaced, so a stall of the whole machine weighs the same in the floor as in the lag.
-      for (std::int64_t l = std::max<std::int64_t>(0, late), k = 0; k <= k_max_backfill; l -= 1'000'000, ++k) {
-        m_out.record(static_cast<std::uint64_t>(l));
-        if (l < 1'000'000) break;
-      }
-      if (late > 1'000'000) next = now;  // behind by more than a period: restart from now
-    }
-  }
-  static constexpr int k_max_samples = 24 * 3600 * 1000;  // a day of 1-ms samples, then it stops
-  stats::Histogram& m_out;
-  std::atomic<bool> m_stop{false};
-  std::thread m_thread;
-};
 
 void init_records(Shared& s) {
   s.records.resize(s.spec.requests.size());
