@@ -8,6 +8,7 @@
 
 #include "servebench/report/analysis.hpp"
 #include "servebench/report/number_format.hpp"
+#include "servebench/report/verdicts.hpp"
 
 namespace servebench::report {
 namespace {
@@ -95,7 +96,8 @@ void check_trends(const CampaignSet& set, const ScenarioAlignment& s, std::size_
 }
 
 // Ranking checks: at a concurrency where the baseline gives two named arms' output tok/s, the arm
-// it puts ahead (by more than the tie tolerance) must be ahead here too.
+// it puts ahead (by more than the tie tolerance) must be ahead here too — by more than the tie
+// tolerance and, when both points were repeated, by a difference the winner table would call.
 void check_rankings(const CampaignSet& set, const ScenarioAlignment& s, ChapterAnalysis& out) {
   for (std::size_t i = 0; i < s.pairs.size(); ++i) {
     for (std::size_t j = i + 1; j < s.pairs.size(); ++j) {
@@ -112,13 +114,15 @@ void check_rankings(const CampaignSet& set, const ScenarioAlignment& s, ChapterA
       ++out.checks;
       const bool baseline_a = ba > bb;
       const bool here_tied = std::abs(oa - ob) < 0.01 * std::max(oa, ob);
-      if (!here_tied && (oa > ob) == baseline_a) continue;
+      const bool here_noise = !here_tied && separation(*a.ours, *b.ours) != Separation::apart;
+      if (!here_tied && !here_noise && (oa > ob) == baseline_a) continue;
       const auto& lead = baseline_a ? a : b;
       out.disagreements.push_back(fmt::format("{} C={}: the baseline puts {} ahead in output tok/s, here {}",
                                               s.baseline->name, a.baseline->concurrency,
                                               set.arms[lead.arm].display,
-                                              here_tied ? std::string("they tie")
-                                                        : fmt::format("{} leads", set.arms[oa > ob ? a.arm : b.arm].display)));
+                                              here_tied    ? std::string("they tie")
+                                              : here_noise ? std::string("they are within noise")
+                                                           : fmt::format("{} leads", set.arms[oa > ob ? a.arm : b.arm].display)));
     }
   }
 }

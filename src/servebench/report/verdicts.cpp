@@ -27,24 +27,6 @@ std::map<std::pair<std::size_t, std::size_t>, Ladder> ok_ladders(const CampaignS
   return out;
 }
 
-// Whether a difference in output tok/s between two points can be called (docs/report.md "Repeats"):
-// always, unless both were repeated (at least two ok repeats each); then only when their 95 %
-// intervals of the median separate and Welch's t-test on the repeats' logarithms (a ratio, like
-// the margin) rejects equal means at 5 %.
-Separation separation(const MeasuredPoint& a, const MeasuredPoint& b) {
-  if (!a.spread || !b.spread || a.spread->ok < 2 || b.spread->ok < 2) return Separation::apart;
-  const auto& x = a.spread->output_tok_per_s;
-  const auto& y = b.spread->output_tok_per_s;
-  if (!x.ci.separated_from(y.ci)) return Separation::overlap;
-  const auto logs = [](const std::vector<double>& v) {
-    std::vector<double> out;
-    for (const double value : v) out.push_back(value > 0 ? std::log(value) : k_nan);
-    return out;
-  };
-  const double p = stats::welch_p_value(logs(x.values), logs(y.values));
-  return p < k_significance ? Separation::apart : Separation::not_significant;
-}
-
 LevelWinner level_winner(const CampaignSet& set, std::size_t scenario, std::int64_t c) {
   std::vector<std::pair<double, std::size_t>> ranked;  // (output tok/s, arm)
   for (std::size_t a = 0; a < set.arms.size(); ++a) {
@@ -79,6 +61,20 @@ LevelWinner level_winner(const CampaignSet& set, std::size_t scenario, std::int6
 }
 
 }  // namespace
+
+Separation separation(const MeasuredPoint& a, const MeasuredPoint& b) {
+  if (!a.spread || !b.spread || a.spread->ok < 2 || b.spread->ok < 2) return Separation::apart;
+  const auto& x = a.spread->output_tok_per_s;
+  const auto& y = b.spread->output_tok_per_s;
+  if (!x.ci.separated_from(y.ci)) return Separation::overlap;
+  const auto logs = [](const std::vector<double>& v) {
+    std::vector<double> out;
+    for (const double value : v) out.push_back(value > 0 ? std::log(value) : k_nan);
+    return out;
+  };
+  const double p = stats::welch_p_value(logs(x.values), logs(y.values));
+  return p < k_significance ? Separation::apart : Separation::not_significant;
+}
 
 std::vector<LevelWinner> winners(const CampaignSet& set, const std::vector<ScenarioTable>& tables) {
   std::vector<LevelWinner> out;

@@ -31,6 +31,12 @@ enum class Lead {
 // the median overlap, or not because they separate but Welch's t-test does not reject equal means.
 enum class Separation { apart, overlap, not_significant };
 
+// Whether a difference in output tok/s between two points can be called (docs/report.md "Repeats"):
+// `apart` unless both were repeated (at least two ok repeats each); then only when their 95 %
+// intervals of the median separate and Welch's t-test on the repeats' logarithms (a ratio, like the
+// margin) rejects equal means at k_significance.
+Separation separation(const MeasuredPoint& a, const MeasuredPoint& b);
+
 struct LevelWinner {
   std::size_t scenario = 0;
   std::int64_t concurrency = 0;

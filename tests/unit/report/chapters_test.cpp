@@ -113,6 +113,40 @@ TEST(Chapters, AnArmTheBaselinePutsAheadMustBeAheadHere) {
   EXPECT_EQ(chapters[0].disagreements[0], "s C=1: the baseline puts tp2pp4 ahead in output tok/s, here e7b leads");
 }
 
+std::vector<results::PointRecord> repeated(const std::string& arm, const std::vector<double>& outs) {
+  std::vector<results::PointRecord> v;
+  for (std::size_t i = 0; i < outs.size(); ++i) {
+    auto r = point(arm, "s", 1, outs[i], 1000.0 / outs[i]);
+    r.repeat = static_cast<std::int64_t>(i + 1);
+    v.push_back(std::move(r));
+  }
+  return v;
+}
+
+// With repeats, "ahead here" means what the winner table would call: a lead inside the noise does
+// not reproduce the baseline's ranking.
+TEST(Chapters, ARepeatedLeadWithinNoiseDoesNotReproduceARanking) {
+  const auto structure = parse_baseline_structure(
+      "baseline: ref\nchapters:\n  - title: t\n    scenarios:\n      - name: s\n        isl: 1024\n        osl: 128\n"
+      "        points:\n          - {concurrency: 1, arm: e7b, output_throughput: 10 tok/s}\n"
+      "          - {concurrency: 1, arm: tp2pp4, output_throughput: 30 tok/s}\n",
+      "b.yaml");
+  ASSERT_TRUE(structure) << structure.error().message;
+  const auto with = [](std::vector<double> e7b, std::vector<double> tp2pp4) {
+    auto records = repeated("e7b", e7b);
+    for (auto& r : repeated("tp2pp4", tp2pp4)) records.push_back(std::move(r));
+    return records;
+  };
+  // Medians 100 and 105: tp2pp4 ahead, but the repeats' ranges overlap.
+  const auto noisy = analyse_chapters(set_of(with({100, 110, 95}, {105, 98, 112})), *structure);
+  EXPECT_EQ(noisy[0].verdict, ChapterVerdict::differs);
+  ASSERT_EQ(noisy[0].disagreements.size(), 1u);
+  EXPECT_EQ(noisy[0].disagreements[0], "s C=1: the baseline puts tp2pp4 ahead in output tok/s, here they are within noise");
+  // Medians 100 and 150 with tight repeats: the lead is called, the ranking is reproduced.
+  const auto clear = analyse_chapters(set_of(with({100, 101, 99}, {150, 151, 149})), *structure);
+  EXPECT_EQ(clear[0].verdict, ChapterVerdict::reproduced) << ::testing::PrintToString(clear[0].disagreements);
+}
+
 TEST(Chapters, OneMatchedPointAndNoRankingIsNotComparable) {
   const auto set = set_of({point("a", "s", 1, 100, 10)});
   const auto b = parse_baseline_structure(structure_with("{concurrency: 1, output_throughput: 400 tok/s}"), "b.yaml");
