@@ -96,14 +96,16 @@ TEST(Chapters, TheFixtureChaptersGetEveryKindOfVerdict) {
   EXPECT_NEAR(chapters[0].output_ratios[0], 49.6 / 223.2, 1e-12);
 }
 
+// A baseline that puts tp2pp4 ahead of e7b at C=1 (30 against 10 tok/s).
+constexpr const char* k_tp2pp4_ahead =
+    "baseline: ref\nchapters:\n  - title: t\n    scenarios:\n      - name: s\n        isl: 1024\n        osl: 128\n"
+    "        points:\n          - {concurrency: 1, arm: e7b, output_throughput: 10 tok/s}\n"
+    "          - {concurrency: 1, arm: tp2pp4, output_throughput: 30 tok/s}\n";
+
 TEST(Chapters, AnArmTheBaselinePutsAheadMustBeAheadHere) {
   // Here e7b leads at C=1; the baseline says tp2pp4 does.
   const auto set = set_of({point("e7b", "s", 1, 50, 10), point("tp2pp4", "s", 1, 20, 40)});
-  const auto b = parse_baseline_structure(
-      "baseline: ref\nchapters:\n  - title: t\n    scenarios:\n      - name: s\n        isl: 1024\n        osl: 128\n"
-      "        points:\n          - {concurrency: 1, arm: e7b, output_throughput: 10 tok/s}\n"
-      "          - {concurrency: 1, arm: tp2pp4, output_throughput: 30 tok/s}\n",
-      "b.yaml");
+  const auto b = parse_baseline_structure(k_tp2pp4_ahead, "b.yaml");
   ASSERT_TRUE(b) << b.error().message;
   const auto chapters = analyse_chapters(set, *b);
   ASSERT_EQ(chapters.size(), 1u);
@@ -126,11 +128,7 @@ std::vector<results::PointRecord> repeated(const std::string& arm, const std::ve
 // With repeats, "ahead here" means what the winner table would call: a lead inside the noise does
 // not reproduce the baseline's ranking.
 TEST(Chapters, ARepeatedLeadWithinNoiseDoesNotReproduceARanking) {
-  const auto structure = parse_baseline_structure(
-      "baseline: ref\nchapters:\n  - title: t\n    scenarios:\n      - name: s\n        isl: 1024\n        osl: 128\n"
-      "        points:\n          - {concurrency: 1, arm: e7b, output_throughput: 10 tok/s}\n"
-      "          - {concurrency: 1, arm: tp2pp4, output_throughput: 30 tok/s}\n",
-      "b.yaml");
+  const auto structure = parse_baseline_structure(k_tp2pp4_ahead, "b.yaml");
   ASSERT_TRUE(structure) << structure.error().message;
   const auto with = [](std::vector<double> e7b, std::vector<double> tp2pp4) {
     auto records = repeated("e7b", e7b);
