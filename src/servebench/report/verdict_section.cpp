@@ -28,6 +28,9 @@ void add_winners(const CampaignSet& set, const std::vector<LevelWinner>& ws, Doc
     rule += " Repeated points compare their medians, and a difference is called only when the 95% bootstrap "
             "intervals of the medians separate and Welch's t-test on the repeats (logarithms of output tok/s) "
             "rejects equal means at the 5% level; otherwise the arms are within noise.";
+  } else {
+    rule += " Each point was measured once, so a margin is not tested against run-to-run noise "
+            "(protocol.repeats of 2 or more makes the report test it).";
   }
   doc.add(Paragraph{std::move(rule)});
   Table t{{"scenario", "C", "winner", "out tok/s", "margin over runner-up"},
