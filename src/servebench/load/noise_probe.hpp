@@ -11,8 +11,8 @@
 
 namespace servebench::load {
 
-// Missed 1-ms periods recorded after one long stall, by this probe and by the loop-lag meter alike,
-// so a stall of the whole machine weighs the same in the floor as in the lag.
+// Missed periods recorded after one long stall (this probe's 1 ms, the loop-lag meter's own period):
+// both backfill alike, so a stall of the whole machine weighs the same in the floor as in the lag.
 inline constexpr std::int64_t k_max_backfilled_ticks = 10'000;
 
 class NoiseProbe {
