@@ -44,7 +44,7 @@ void define_parallel_and_memory(CLI::App& c, ServeSimFlags& f) {
                "running-request cap (default: SGLang's from the pool)")
       ->group(k_simulated);
   c.add_option("--chunked-prefill-size", k.chunked_prefill_size,
-               "prefill tokens per batch; -1 disables chunking (default 8192)")
+               "prefill tokens per batch; -1 disables chunking (default by GPU memory: 8192 on H100/H200, 16384 from 160 GiB)")
       ->group(k_simulated);
   c.add_option("--max-prefill-tokens", k.max_prefill_tokens, "prefill token budget per batch")
       ->capture_default_str()

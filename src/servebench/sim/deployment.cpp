@@ -208,7 +208,8 @@ void resolve_scheduler(Deployment& d) {
   const std::int64_t reqs = std::clamp<std::int64_t>(pool * 512 / d.context_length, 2048, 4096);
   d.max_running_requests =
       c.max_running_requests.value_or(static_cast<int>(std::min(pool / 2, reqs) * d.attention_dp()));
-  const std::int64_t chunk = c.chunked_prefill_size.value_or(d.engine.prefill_budget_tokens);
+  const double gpu_gib = d.hardware.memory_bytes() / k_gib;
+  const std::int64_t chunk = c.chunked_prefill_size.value_or(d.engine.prefill_budget(gpu_gib));
   d.chunked_prefill_size = chunk < 0 ? c.max_prefill_tokens : std::min<std::int64_t>(chunk, c.max_prefill_tokens);
   d.cuda_graph_max_bs = c.disable_cuda_graph ? 0 : c.cuda_graph_max_bs.value_or(d.engine.cuda_graph_max_bs);
   d.mixed_chunk = c.enable_mixed_chunk || d.engine.mixed_prefill == MixedPrefill::always;

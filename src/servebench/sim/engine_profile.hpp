@@ -21,11 +21,18 @@ struct EngineProfile {
   std::chrono::nanoseconds cpu_step{0}, cpu_sequence{0}, cpu_request{0};  // per iteration / running sequence / admitted request
   MixedPrefill mixed_prefill = MixedPrefill::with_flag;
   int cuda_graph_max_bs = 160;             // default when --cuda-graph-max-bs is unset
-  std::int64_t prefill_budget_tokens = 8192;  // default when --chunked-prefill-size is unset
+  // Default of --chunked-prefill-size by the GPU's memory: prefill_budget_tokens[i] below
+  // prefill_budget_below_gib[i] GiB, the last entry at or above the last threshold (one more budget
+  // than thresholds; no thresholds: one budget for every GPU).
+  std::vector<std::int64_t> prefill_budget_tokens{8192};
+  std::vector<double> prefill_budget_below_gib;
   bool custom_all_reduce = true;           // one-shot / two-shot all-reduce over NVLink for small messages
   bool tensor_parallel = true;             // false: layers split across GPUs, --tp-size must be 1
   bool speculative = true;                 // EAGLE / MTP drafting modelled for this engine
   double two_batch_overlap = 0;            // communication fraction hidden with --enable-two-batch-overlap; 0 = none
+
+  // The default prefill budget on a GPU with `gpu_gib` GiB of memory (as the engine reads it).
+  std::int64_t prefill_budget(double gpu_gib) const;
 };
 
 // Parses one profile; errors name the file, line and key (bad_input).

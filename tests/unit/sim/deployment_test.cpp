@@ -54,6 +54,13 @@ TEST(Deployment, SglangDefaultsApplyWhenFlagsAreUnset) {
   EXPECT_EQ(d->context_length, 131072);
   const std::int64_t pool = d->memory.max_total_num_tokens;
   EXPECT_EQ(d->max_running_requests, std::min(pool / 2, std::clamp<std::int64_t>(pool * 512 / 131072, 2048, 4096)));
+  // The same model on a GPU with more than 160 GiB: SGLang's default prefill batch doubles.
+  c.hardware = "b200";
+  auto big = make_deployment(c);
+  ASSERT_TRUE(big) << big.error().message;
+  EXPECT_EQ(big->chunked_prefill_size, 16384);
+  c.chunked_prefill_size = 4096;  // the launch's value wins
+  EXPECT_EQ(make_deployment(c).value().chunked_prefill_size, 4096);
 }
 
 TEST(Deployment, GqaKvSplitsByTpUntilHeadsRunOut) {

@@ -34,12 +34,33 @@ TEST(EngineProfile, AnUnknownEngineListsTheKnownOnes) {
   EXPECT_NE(r.error().message.find("llamacpp, sglang, vllm"), std::string::npos) << r.error().message;
 }
 
+// SGLang sizes its default prefill batch by the GPU's memory; the simulator reads the same ladder from
+// the profile, so a B200-class card prefills 16K tokens a batch and an H200 8K unless the launch says.
+TEST(EngineProfile, SglangsPrefillBudgetFollowsTheGpusMemory) {
+  const auto p = load_engine_profile("sglang").value();
+  EXPECT_EQ(p.prefill_budget(24), 2048);     // A10, 4090
+  EXPECT_EQ(p.prefill_budget(40), 4096);     // A100 40GB, L40
+  EXPECT_EQ(p.prefill_budget(79.6), 8192);   // H100
+  EXPECT_EQ(p.prefill_budget(139.8), 8192);  // H200
+  EXPECT_EQ(p.prefill_budget(160), 16384);   // the threshold itself belongs to the larger GPUs
+  EXPECT_EQ(p.prefill_budget(279), 16384);   // GB300
+  const auto v = load_engine_profile("vllm").value();
+  EXPECT_EQ(v.prefill_budget(40), 2048);
+  EXPECT_EQ(v.prefill_budget(79.6), 8192);
+}
+
 TEST(EngineProfile, BadValuesNameTheFileAndTheField) {
   const std::string good = "name: x\noverlap_scheduler: false\ncpu_step_us: 1\ncpu_sequence_us: 2\ncpu_request_us: 3\n"
                            "mixed_prefill: always\ncuda_graph_max_bs: 8\nprefill_budget_tokens: 512\n";
   const auto ok = parse_engine_profile(good, "x.yaml").value();
   EXPECT_EQ(ok.cpu_sequence, std::chrono::microseconds(2));
-  EXPECT_EQ(ok.prefill_budget_tokens, 512);
+  EXPECT_EQ(ok.prefill_budget_tokens, std::vector<std::int64_t>{512});
+  EXPECT_EQ(ok.prefill_budget(24), 512);
+  EXPECT_EQ(ok.prefill_budget(300), 512);
+  const auto uneven = parse_engine_profile(good + "prefill_budget_below_gib: [40, 80]\n", "x.yaml");
+  ASSERT_FALSE(uneven);
+  EXPECT_NE(uneven.error().message.find("one entry more than prefill_budget_below_gib"), std::string::npos)
+      << uneven.error().message;
   const auto mixed = parse_engine_profile(good + "two_batch_overlap: 2\n", "x.yaml");
   ASSERT_FALSE(mixed);
   EXPECT_NE(mixed.error().message.find("two_batch_overlap"), std::string::npos) << mixed.error().message;
