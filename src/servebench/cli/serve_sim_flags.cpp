@@ -67,7 +67,7 @@ void define_parallel_and_memory(CLI::App& c, ServeSimFlags& f) {
   c.add_option("--hicache-size", k.hicache_size_gb, "host tier size in GB (0: by ratio)")
       ->capture_default_str()
       ->group(k_simulated);
-  c.add_option("--cuda-graph-max-bs", k.cuda_graph_max_bs, "largest decode batch run as a CUDA graph (default 160)")
+  c.add_option("--cuda-graph-max-bs", k.cuda_graph_max_bs, "largest decode batch run as a CUDA graph (default by GPU memory and TP size: 256 / 512 from TP4 on H100/H200, 512 from 160 GiB)")
       ->group(k_simulated);
   c.add_flag("--disable-cuda-graph", k.disable_cuda_graph, "every batch runs eagerly")->group(k_simulated);
   c.add_flag("--enable-mixed-chunk", k.enable_mixed_chunk, "decode rides along with prefill chunks")

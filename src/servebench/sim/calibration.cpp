@@ -251,7 +251,8 @@ util::Result<Calibration> calibrate(const std::vector<MeasuredPoint>& points, co
   }
   for (std::size_t i = 0; i < options.knobs.size(); ++i) {
     const auto& b = options.knobs[i];
-    out.knobs[i].value = b.lo + u_final[i] * (b.hi - b.lo);
+    // An unidentified knob stays where it started (the card's value), not at the 5 %-inside probe.
+    out.knobs[i].value = out.knobs[i].identified ? b.lo + u_final[i] * (b.hi - b.lo) : out.knobs[i].start;
     out.knobs[i].at_bound = out.knobs[i].identified && (u_final[i] <= 1e-6 || u_final[i] >= 1 - 1e-6);
     if (out.knobs[i].identified) set_knob(out.overrides.efficiency, b.knob, out.knobs[i].value);
   }

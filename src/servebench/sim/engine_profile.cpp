@@ -1,5 +1,7 @@
 #include "servebench/sim/engine_profile.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "servebench/sim/card_reader.hpp"
@@ -21,7 +23,9 @@ util::Result<EngineProfile> parse_engine_profile(const std::string& yaml_text, c
   p.cpu_sequence = r->micros("cpu_sequence_us");
   p.cpu_request = r->micros("cpu_request_us");
   const std::string mixed = r->text("mixed_prefill");
-  p.cuda_graph_max_bs = static_cast<int>(r->integer("cuda_graph_max_bs"));
+  const std::vector<double> graph_bs = r->numbers("cuda_graph_max_bs");
+  const std::vector<double> graph_bs_tp4 = r->numbers("cuda_graph_max_bs_from_tp4");
+  p.cuda_graph_below_gib = r->numbers("cuda_graph_below_gib");
   const std::vector<double> budgets = r->numbers("prefill_budget_tokens");
   p.prefill_budget_below_gib = r->numbers("prefill_budget_below_gib");
   p.custom_all_reduce = r->flag_or("custom_all_reduce", false);
@@ -39,28 +43,58 @@ util::Result<EngineProfile> parse_engine_profile(const std::string& yaml_text, c
   } else {
     return bad("mixed_prefill must be flag or always");
   }
-  if (p.cuda_graph_max_bs < 0 || p.cuda_graph_max_bs > 1'000'000) return bad("cuda_graph_max_bs must be in [0, 1000000]");
-  if (budgets.size() != p.prefill_budget_below_gib.size() + 1)
-    return bad("prefill_budget_tokens needs one entry more than prefill_budget_below_gib");
-  p.prefill_budget_tokens.clear();
-  for (const double b : budgets) {
-    if (!(b >= 1 && b <= static_cast<double>(std::int64_t{1} << 30)) || b != std::floor(b))
-      return bad("prefill_budget_tokens must be whole numbers in [1, 2^30]");
-    p.prefill_budget_tokens.push_back(static_cast<std::int64_t>(b));
-  }
-  for (std::size_t i = 0; i < p.prefill_budget_below_gib.size(); ++i) {
-    const double g = p.prefill_budget_below_gib[i];
-    if (!(g > 0 && g < 1e6) || (i > 0 && g <= p.prefill_budget_below_gib[i - 1]))
-      return bad("prefill_budget_below_gib must be increasing GiB values in (0, 1e6)");
+  // A ladder by GPU memory: whole numbers in [lo, 2^30], one more than the increasing GiB thresholds.
+  const auto ladder = [&](std::string_view key, const std::vector<double>& values, const std::vector<double>& below,
+                          std::string_view below_key, double lo, std::vector<std::int64_t>& out) -> util::Result<void> {
+    if (values.size() != below.size() + 1)
+      return bad(fmt::format("{} needs one entry more than {}", key, below_key));
+    out.clear();
+    for (const double v : values) {
+      if (!(v >= lo && v <= static_cast<double>(std::int64_t{1} << 30)) || v != std::floor(v))
+        return bad(fmt::format("{} must be whole numbers in [{}, 2^30]", key, lo));
+      out.push_back(static_cast<std::int64_t>(v));
+    }
+    for (std::size_t i = 0; i < below.size(); ++i) {
+      if (!(below[i] > 0 && below[i] < 1e6) || (i > 0 && below[i] <= below[i - 1]))
+        return bad(fmt::format("{} must be increasing GiB values in (0, 1e6)", below_key));
+    }
+    return {};
+  };
+  if (auto ok = ladder("prefill_budget_tokens", budgets, p.prefill_budget_below_gib, "prefill_budget_below_gib", 1,
+                       p.prefill_budget_tokens);
+      !ok)
+    return std::unexpected(ok.error());
+  if (auto ok = ladder("cuda_graph_max_bs", graph_bs, p.cuda_graph_below_gib, "cuda_graph_below_gib", 0, p.cuda_graph_bs);
+      !ok)
+    return std::unexpected(ok.error());
+  if (graph_bs_tp4.empty()) {
+    p.cuda_graph_bs_tp4 = p.cuda_graph_bs;
+  } else if (auto ok = ladder("cuda_graph_max_bs_from_tp4", graph_bs_tp4, p.cuda_graph_below_gib, "cuda_graph_below_gib",
+                              0, p.cuda_graph_bs_tp4);
+             !ok) {
+    return std::unexpected(ok.error());
   }
   if (!(p.two_batch_overlap >= 0 && p.two_batch_overlap <= 1)) return bad("two_batch_overlap must be in [0, 1]");
   return p;
 }
 
-std::int64_t EngineProfile::prefill_budget(double gpu_gib) const {
+namespace {
+
+// The rung of a ladder by GPU memory: values[i] below below_gib[i], the last at or above the last.
+std::int64_t rung(const std::vector<std::int64_t>& values, const std::vector<double>& below_gib, double gpu_gib) {
   std::size_t i = 0;
-  while (i < prefill_budget_below_gib.size() && gpu_gib >= prefill_budget_below_gib[i]) ++i;
-  return prefill_budget_tokens[i];
+  while (i < below_gib.size() && gpu_gib >= below_gib[i]) ++i;
+  return values[i];
+}
+
+}  // namespace
+
+std::int64_t EngineProfile::prefill_budget(double gpu_gib) const {
+  return rung(prefill_budget_tokens, prefill_budget_below_gib, gpu_gib);
+}
+
+int EngineProfile::cuda_graph_max_bs(double gpu_gib, int tp) const {
+  return static_cast<int>(rung(tp < 4 ? cuda_graph_bs : cuda_graph_bs_tp4, cuda_graph_below_gib, gpu_gib));
 }
 
 util::Result<EngineProfile> load_engine_profile(const std::string& name) {

@@ -20,7 +20,11 @@ struct EngineProfile {
   bool overlap_scheduler = true;
   std::chrono::nanoseconds cpu_step{0}, cpu_sequence{0}, cpu_request{0};  // per iteration / running sequence / admitted request
   MixedPrefill mixed_prefill = MixedPrefill::with_flag;
-  int cuda_graph_max_bs = 160;             // default when --cuda-graph-max-bs is unset
+  // Default of --cuda-graph-max-bs by the GPU's memory and the TP size: cuda_graph_bs[i] below
+  // cuda_graph_below_gib[i] GiB with fewer than 4 TP ranks, cuda_graph_bs_tp4[i] from 4 ranks on (the
+  // last entries at or above the last threshold).
+  std::vector<std::int64_t> cuda_graph_bs{160}, cuda_graph_bs_tp4{160};
+  std::vector<double> cuda_graph_below_gib;
   // Default of --chunked-prefill-size by the GPU's memory: prefill_budget_tokens[i] below
   // prefill_budget_below_gib[i] GiB, the last entry at or above the last threshold (one more budget
   // than thresholds; no thresholds: one budget for every GPU).
@@ -33,6 +37,8 @@ struct EngineProfile {
 
   // The default prefill budget on a GPU with `gpu_gib` GiB of memory (as the engine reads it).
   std::int64_t prefill_budget(double gpu_gib) const;
+  // The default largest CUDA-graph decode batch on such a GPU with `tp` tensor-parallel ranks.
+  int cuda_graph_max_bs(double gpu_gib, int tp) const;
 };
 
 // Parses one profile; errors name the file, line and key (bad_input).

@@ -23,7 +23,7 @@ TEST(EngineProfile, EveryBuiltInProfileLoadsUnderItsName) {
   EXPECT_EQ(vllm.mixed_prefill, MixedPrefill::always);
   EXPECT_EQ(llamacpp.mixed_prefill, MixedPrefill::always);
   EXPECT_FALSE(llamacpp.tensor_parallel);
-  EXPECT_EQ(llamacpp.cuda_graph_max_bs, 1);
+  EXPECT_EQ(llamacpp.cuda_graph_max_bs(139.8, 1), 1);
   EXPECT_GT(llamacpp.cpu_sequence, 10 * sglang.cpu_sequence);
 }
 
@@ -49,6 +49,32 @@ TEST(EngineProfile, SglangsPrefillBudgetFollowsTheGpusMemory) {
   EXPECT_EQ(v.prefill_budget(79.6), 8192);
 }
 
+// The same ServerArgs function sizes the CUDA-graph batch by memory and by TP size (fewer than 4 ranks
+// capture less): a TP8 H100 replays decode batches up to 512 in graphs, a TP2 one up to 256.
+TEST(EngineProfile, SglangsCudaGraphBatchFollowsTheGpusMemoryAndTpSize) {
+  const auto p = load_engine_profile("sglang").value();
+  EXPECT_EQ(p.cuda_graph_max_bs(16, 1), 8);      // T4
+  EXPECT_EQ(p.cuda_graph_max_bs(24, 2), 24);     // 4090
+  EXPECT_EQ(p.cuda_graph_max_bs(24, 4), 80);
+  EXPECT_EQ(p.cuda_graph_max_bs(40, 1), 32);     // A100 40GB
+  EXPECT_EQ(p.cuda_graph_max_bs(40, 8), 160);
+  EXPECT_EQ(p.cuda_graph_max_bs(79.6, 2), 256);  // H100
+  EXPECT_EQ(p.cuda_graph_max_bs(79.6, 8), 512);
+  EXPECT_EQ(p.cuda_graph_max_bs(139.8, 1), 256);  // H200
+  EXPECT_EQ(p.cuda_graph_max_bs(279, 1), 512);    // GB300, any TP
+  EXPECT_EQ(p.cuda_graph_max_bs(279, 4), 512);
+  const auto v = load_engine_profile("vllm").value();  // one value for every GPU and TP size
+  EXPECT_EQ(v.cuda_graph_max_bs(40, 1), 512);
+  EXPECT_EQ(v.cuda_graph_max_bs(279, 8), 512);
+  SimConfig c;  // llama-3.1-8b on h200
+  c.tp_size = 4;
+  EXPECT_EQ(make_deployment(c).value().cuda_graph_max_bs, 512);
+  c.cuda_graph_max_bs = 8;  // the launch's value wins
+  EXPECT_EQ(make_deployment(c).value().cuda_graph_max_bs, 8);
+  c.disable_cuda_graph = true;
+  EXPECT_EQ(make_deployment(c).value().cuda_graph_max_bs, 0);
+}
+
 TEST(EngineProfile, BadValuesNameTheFileAndTheField) {
   const std::string good = "name: x\noverlap_scheduler: false\ncpu_step_us: 1\ncpu_sequence_us: 2\ncpu_request_us: 3\n"
                            "mixed_prefill: always\ncuda_graph_max_bs: 8\nprefill_budget_tokens: 512\n";
@@ -61,6 +87,15 @@ TEST(EngineProfile, BadValuesNameTheFileAndTheField) {
   ASSERT_FALSE(uneven);
   EXPECT_NE(uneven.error().message.find("one entry more than prefill_budget_below_gib"), std::string::npos)
       << uneven.error().message;
+  EXPECT_EQ(ok.cuda_graph_max_bs(24, 8), 8);  // one value: every GPU, every TP size
+  const auto graphs = parse_engine_profile(good + "cuda_graph_below_gib: [40]\n", "x.yaml");
+  ASSERT_FALSE(graphs);
+  EXPECT_NE(graphs.error().message.find("cuda_graph_max_bs needs one entry more than cuda_graph_below_gib"),
+            std::string::npos) << graphs.error().message;
+  const auto fraction = parse_engine_profile(good + "cuda_graph_max_bs_from_tp4: 2.5\n", "x.yaml");
+  ASSERT_FALSE(fraction);
+  EXPECT_NE(fraction.error().message.find("cuda_graph_max_bs_from_tp4 must be whole numbers"), std::string::npos)
+      << fraction.error().message;
   const auto mixed = parse_engine_profile(good + "two_batch_overlap: 2\n", "x.yaml");
   ASSERT_FALSE(mixed);
   EXPECT_NE(mixed.error().message.find("two_batch_overlap"), std::string::npos) << mixed.error().message;
@@ -75,8 +110,8 @@ TEST(EngineProfile, BadValuesNameTheFileAndTheField) {
 }
 
 TEST(EngineProfile, TheDeploymentTakesTheEnginesDefaultsAndRefusesWhatItCannotRepresent) {
-  SimConfig c;  // llama-3.1-8b on h200
-  EXPECT_EQ(make_deployment(c).value().cuda_graph_max_bs, 160);
+  SimConfig c;  // llama-3.1-8b on h200, TP1
+  EXPECT_EQ(make_deployment(c).value().cuda_graph_max_bs, 256);
   EXPECT_FALSE(make_deployment(c).value().mixed_chunk);
   c.engine = "vllm";
   const auto vllm = make_deployment(c).value();

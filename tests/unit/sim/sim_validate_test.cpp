@@ -119,10 +119,50 @@ TEST(SimCalibrate, RecoversKnownParametersFromSyntheticPoints) {
     if (k.knob == Knob::routing_skew) {  // a dense model: routing cannot be identified
       EXPECT_FALSE(k.identified);
       EXPECT_FALSE(fit->overrides.efficiency.routing_skew);
+      EXPECT_EQ(k.value, k.start);  // reported where it stays: the card's value
       continue;
     }
     const double want = *knob_value(truth, k.knob);
     EXPECT_TRUE(k.identified) << to_string(k.knob) << ": " << k.why;
     EXPECT_NEAR(k.value, want, 0.05 * want) << to_string(k.knob);
+  }
+}
+
+// The held-out protocol: calibrate on a deployment's C=1 points only, predict the other concurrencies.
+// One client cannot tell a per-sequence cost from a per-step one (a batch of one), so per_sequence_us
+// must be reported as not identified and left at the card's value, not fitted to the C=1 residual; the
+// knobs two prompt lengths do identify then carry the prediction to C=64.
+TEST(SimCalibrate, FittedOnOneClientItPredictsTheOtherConcurrencies) {
+  EfficiencyOverrides truth;
+  set_knob(truth, Knob::bandwidth, 0.7);
+  set_knob(truth, Knob::mfu, 0.35);
+  set_knob(truth, Knob::step_overhead_us, 1500);
+  const auto measured = [&](std::int64_t isl, int c) {
+    auto p = point(isl, 48, c);
+    const auto pr = predict(p, {}, truth).value();
+    p.ttft_ms = pr.ttft_ms, p.tpot_ms = pr.tpot_ms, p.total_tok_s_per_gpu = pr.total_tok_s_per_gpu;
+    return p;
+  };
+  const std::vector<MeasuredPoint> c1{measured(1024, 1), measured(4096, 1)};
+  CalibrationOptions opt;
+  opt.knobs.clear();
+  for (const auto& b : default_knobs()) {
+    if (b.knob != Knob::routing_skew) opt.knobs.push_back(b);
+  }
+  const auto fit = calibrate(c1, opt);
+  ASSERT_TRUE(fit) << fit.error().message;
+  for (const auto& k : fit->knobs) {
+    if (k.knob == Knob::per_sequence_us) {
+      EXPECT_FALSE(k.identified);
+      EXPECT_EQ(k.value, k.start);
+      EXPECT_FALSE(fit->overrides.efficiency.per_sequence);
+    }
+  }
+  for (int c : {4, 16, 64}) {
+    const auto want = measured(1024, c);
+    const auto got = predict(want, {}, fit->overrides.efficiency).value();
+    EXPECT_NEAR(got.tpot_ms, *want.tpot_ms, 0.05 * *want.tpot_ms) << "C=" << c;
+    EXPECT_NEAR(got.ttft_ms, *want.ttft_ms, 0.05 * *want.ttft_ms) << "C=" << c;
+    EXPECT_NEAR(got.total_tok_s_per_gpu, *want.total_tok_s_per_gpu, 0.05 * *want.total_tok_s_per_gpu) << "C=" << c;
   }
 }
