@@ -33,6 +33,16 @@ std::vector<MeasuredPoint> synthetic(const EfficiencyOverrides& truth) {
   return pts;
 }
 
+// Every calibration knob but `left_out`.
+CalibrationOptions knobs_without(Knob left_out) {
+  CalibrationOptions opt;
+  opt.knobs.clear();
+  for (const auto& b : default_knobs()) {
+    if (b.knob != left_out) opt.knobs.push_back(b);
+  }
+  return opt;
+}
+
 }  // namespace
 
 TEST(SimMeasuredPoints, ParsesTheBenchmarkRowLayoutAndNamesBadFields) {
@@ -106,12 +116,7 @@ TEST(SimCalibrate, RecoversKnownParametersFromSyntheticPoints) {
   set_knob(truth, Knob::step_overhead_us, 700);
   set_knob(truth, Knob::per_sequence_us, 30);
   const auto pts = synthetic(truth);
-  CalibrationOptions opt;
-  opt.knobs.clear();
-  for (const auto& b : default_knobs()) {
-    if (b.knob != Knob::per_request_us) opt.knobs.push_back(b);
-  }
-  const auto fit = calibrate(pts, opt);
+  const auto fit = calibrate(pts, knobs_without(Knob::per_request_us));
   ASSERT_TRUE(fit) << fit.error().message;
   EXPECT_GT(fit->rms_log_error_start, 0.05);
   EXPECT_LT(fit->rms_log_error, 0.01);
@@ -144,12 +149,7 @@ TEST(SimCalibrate, FittedOnOneClientItPredictsTheOtherConcurrencies) {
     return p;
   };
   const std::vector<MeasuredPoint> c1{measured(1024, 1), measured(4096, 1)};
-  CalibrationOptions opt;
-  opt.knobs.clear();
-  for (const auto& b : default_knobs()) {
-    if (b.knob != Knob::routing_skew) opt.knobs.push_back(b);
-  }
-  const auto fit = calibrate(c1, opt);
+  const auto fit = calibrate(c1, knobs_without(Knob::routing_skew));
   ASSERT_TRUE(fit) << fit.error().message;
   for (const auto& k : fit->knobs) {
     if (k.knob == Knob::per_sequence_us) {
