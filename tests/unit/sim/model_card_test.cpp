@@ -8,7 +8,8 @@ using namespace servebench::sim;
 
 TEST(ModelCard, EveryShippedCardLoads) {
   const auto names = model_card_names();
-  for (const char* want : {"llama-3.1-8b", "llama-3.1-70b", "qwen3-235b-a22b", "deepseek-v3", "glm-5.3-flash"}) {
+  for (const char* want : {"llama-2-7b", "mistral-7b", "llama-3.1-8b", "llama-3.1-70b", "qwen3-235b-a22b", "deepseek-v3",
+                           "glm-5.3-flash"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
     const auto card = load_model_card(want);
     ASSERT_TRUE(card) << card.error().message;
@@ -32,6 +33,9 @@ TEST(ModelCard, KvElementsFollowGqaAndMla) {
   ASSERT_TRUE(llama && dsv3);
   EXPECT_EQ(kv_elements_per_token_layer(*llama), 2.0 * 8 * 128);
   EXPECT_EQ(kv_elements_per_token_layer(*dsv3), 512.0 + 64.0);
+  const auto mha = load_model_card("llama-2-7b");  // multi-head: every head keeps its K and V
+  ASSERT_TRUE(mha);
+  EXPECT_EQ(kv_elements_per_token_layer(*mha), 4 * kv_elements_per_token_layer(*llama));
 }
 
 TEST(ModelCard, SparseAttentionCapsAttendedContext) {
