@@ -72,6 +72,9 @@ void define_parallel_and_memory(CLI::App& c, ServeSimFlags& f) {
   c.add_flag("--disable-cuda-graph", k.disable_cuda_graph, "every batch runs eagerly")->group(k_simulated);
   c.add_flag("--enable-mixed-chunk", k.enable_mixed_chunk, "decode rides along with prefill chunks")
       ->group(k_simulated);
+  c.add_flag("--disable-overlap-schedule", k.disable_overlap_schedule,
+             "the scheduler's CPU work adds to every step instead of hiding behind the GPU's")
+      ->group(k_simulated);
   c.add_flag("--enable-two-batch-overlap", k.enable_two_batch_overlap,
              "two micro-batches: one's communication hides behind the other's compute")
       ->group(k_simulated);

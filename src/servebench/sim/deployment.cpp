@@ -212,6 +212,7 @@ void resolve_scheduler(Deployment& d) {
   const std::int64_t chunk = c.chunked_prefill_size.value_or(d.engine.prefill_budget(gpu_gib));
   d.chunked_prefill_size = chunk < 0 ? c.max_prefill_tokens : std::min<std::int64_t>(chunk, c.max_prefill_tokens);
   d.cuda_graph_max_bs = c.disable_cuda_graph ? 0 : c.cuda_graph_max_bs.value_or(d.engine.cuda_graph_max_bs(gpu_gib, c.tp_size));
+  d.overlap_scheduler = d.engine.overlap_scheduler && !c.disable_overlap_schedule;
   d.mixed_chunk = c.enable_mixed_chunk || d.engine.mixed_prefill == MixedPrefill::always;
   d.max_req_input_len = std::min(d.context_length - 1, pool - 1);  // pool: one rank's
 }

@@ -50,6 +50,7 @@ struct Deployment {
   int max_running_requests = 0;
   std::int64_t chunked_prefill_size = 0;  // per-batch prefill budget with max_prefill_tokens folded in
   int cuda_graph_max_bs = 0;
+  bool overlap_scheduler = false;  // the engine's overlap scheduler, unless --disable-overlap-schedule
   bool mixed_chunk = false;  // prefill chunks carry decodes: --enable-mixed-chunk, or an engine that always mixes
   std::int64_t context_length = 0;
   std::int64_t max_req_input_len = 0;

@@ -237,7 +237,7 @@ StepCost PerfModel::stage_time(const BatchShape& b) const {
   // The engine's CPU work: an overlap scheduler runs it during the GPU's step, so only what exceeds
   // the GPU's time shows; without one it adds up.
   const Nanos cpu = cpu_work(b);
-  c.cpu = m_d.engine.overlap_scheduler ? std::max(Nanos{0}, cpu - gpu) : cpu;
+  c.cpu = m_d.overlap_scheduler ? std::max(Nanos{0}, cpu - gpu) : cpu;
   c.total = gpu + c.cpu;
   return c;
 }

@@ -86,6 +86,7 @@ struct SimConfig {
   std::optional<int> cuda_graph_max_bs;
   bool disable_cuda_graph = false;
   bool enable_mixed_chunk = false;
+  bool disable_overlap_schedule = false;  // SGLang: the scheduler's CPU work no longer hides behind the GPU step
   // Communication overlap (docs/sim.md "Collectives"): two micro-batches whose communication hides
   // behind each other's compute, and the MoE dispatch / combine backend.
   bool enable_two_batch_overlap = false;

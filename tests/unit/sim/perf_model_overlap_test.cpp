@@ -54,6 +54,26 @@ TEST(PerfModelOverlap, LlamaCppPaysItsCpuWorkSglangHidesIt) {
   EXPECT_EQ(h.stage_time(b).cpu, h.stage_time(b).total - gpu);
 }
 
+// --disable-overlap-schedule takes SGLang's overlap scheduler away: its CPU work (200 µs an
+// iteration + 5 µs a running sequence) then adds to every step, as llama-server's does.
+TEST(PerfModelOverlap, DisablingSglangsOverlapScheduleAddsItsCpuWork) {
+  SimConfig c;  // llama-3.1-8b on one H200
+  c.max_running_requests = 64;
+  const auto overlapped = make_deployment(c).value();
+  c.disable_overlap_schedule = true;
+  const auto serial = make_deployment(c).value();
+  EXPECT_TRUE(overlapped.overlap_scheduler);
+  EXPECT_FALSE(serial.overlap_scheduler);
+  const PerfModel o(overlapped), s(serial);
+  const auto b = decodes(o, 64);
+  EXPECT_EQ(o.stage_time(b).cpu, std::chrono::nanoseconds{0});
+  EXPECT_EQ(s.stage_time(b).cpu, std::chrono::microseconds(200 + 64 * 5));
+  EXPECT_EQ(s.stage_time(b).total - o.stage_time(b).total, s.stage_time(b).cpu);
+  c.engine = "llamacpp";  // an engine without an overlap scheduler has nothing to disable
+  c.disable_overlap_schedule = false;
+  EXPECT_FALSE(make_deployment(c).value().overlap_scheduler);
+}
+
 // docs/sim.md "Overlap model": with C=64 the llama-server step carries 21 ms of CPU, so its TPOT
 // grows far more from C=1 to C=64 than SGLang's.
 TEST(PerfModelOverlap, LlamaCppTpotGrowsWithConcurrencyMuchMoreThanSglang) {
