@@ -1,9 +1,10 @@
 // `servebench sim validate POINTS [--sim-overrides YAML] [--loco] [--json] [--record FILE]` and
 // `servebench sim calibrate POINTS -o OVERRIDES.yaml [--only-concurrency C] [--fit k1,k2,...]`
 // (docs/sim.md "sim validate and sim calibrate"). POINTS is a benchmark-row JSONL
-// (data/calibration/*.jsonl layout) or a campaign run directory (its ledger's points, each arm's
+// (data/calibration/*.jsonl layout), a campaign run directory (its ledger's points, each arm's
 // launch command read as serve-sim reads it; --hw/--model fill in what a real engine's command
-// does not say). Exit 2 on unreadable points or a point the cards cannot represent.
+// does not say) or a bench result JSONL (its runs, served by --launch / --hw / --model). Exit 2 on
+// unreadable points or a point the cards cannot represent.
 #include <filesystem>
 #include <algorithm>
 #include <map>
@@ -22,6 +23,7 @@
 #include "servebench/results/ledger.hpp"
 #include "servebench/results/run_layout.hpp"
 #include "servebench/results/server_facts_file.hpp"
+#include "servebench/sim/bench_points.hpp"
 #include "servebench/sim/calibration.hpp"
 #include "servebench/sim/validation.hpp"
 #include "servebench/util/file_io.hpp"
@@ -32,7 +34,7 @@ namespace servebench::cli {
 namespace {
 
 struct SimArgs {
-  std::string points, overrides, output, fit, hw, model, record;
+  std::string points, overrides, output, fit, hw, model, record, launch;
   bool json = false, loco = false;
   std::vector<int> only_concurrency;
 };
@@ -62,17 +64,18 @@ util::Result<std::vector<std::string>> launch_args(const std::string& launch, co
   if (!words) return std::unexpected(words.error());
   std::size_t start = 0;
   bool simulated = false;
-  for (std::size_t i = 0; i < words->size() && start == 0; ++i) {
+  const bool flags_only = !words->empty() && words->front().starts_with("--");  // read as SGLang's flags
+  for (std::size_t i = 0; i < words->size() && start == 0 && !flags_only; ++i) {
     const std::string& w = (*words)[i];
     if (w == "serve-sim") start = i + 1, simulated = true;
     if (w == "sglang.launch_server") start = i + 1;
     if ((w == "sglang" || w.ends_with("/sglang")) && i + 1 < words->size() && (*words)[i + 1] == "serve") start = i + 2;
   }
-  if (start > 0 && !simulated && a.hw.empty()) {  // never a default GPU for a measurement made on real ones
+  if ((start > 0 || flags_only) && !simulated && a.hw.empty()) {  // never a default GPU for a measurement made on real ones
     return util::failf(util::ErrorKind::bad_input, "arm '{}' ran SGLang: give --hw (the card of the GPUs it ran on)",
                        arm);
   }
-  if (start == 0) {
+  if (start == 0 && !flags_only) {
     return util::failf(util::ErrorKind::bad_input,
                        "arm '{}': its launch is neither serve-sim nor SGLang ({}); the simulator reads SGLang's flags "
                        "only", arm, launch);
@@ -133,9 +136,33 @@ util::Result<std::vector<sim::MeasuredPoint>> run_points(const std::filesystem::
   return out;
 }
 
+// The runs of a bench result JSONL, every one served by the deployment --launch (or --hw/--model) names.
+util::Result<std::vector<sim::MeasuredPoint>> bench_points(const std::string& text, const SimArgs& a) {
+  std::vector<std::string> args;
+  if (!a.launch.empty()) {
+    auto words = launch_args(a.launch, a, "--launch");
+    if (!words) return std::unexpected(words.error());
+    args = std::move(*words);
+  } else if (!a.hw.empty() && !a.model.empty()) {
+    args = {"--hw", a.hw, "--model", a.model};
+  } else {
+    return util::failf(util::ErrorKind::bad_input,
+                       "{} is a bench result (one run per line; what served it is not in it): give --launch '<the "
+                       "server's launch command>' and --hw, or --hw and --model",
+                       a.points);
+  }
+  auto launch = parse_serve_sim_args(args);
+  if (!launch) return util::failf(util::ErrorKind::bad_input, "--launch: {}", launch.error().message);
+  const sim::SimConfig& served_by = launch->deployment.config;
+  return sim::parse_bench_points(text, a.points, served_by, launch->deployment.gpus());
+}
+
 util::Result<std::vector<sim::MeasuredPoint>> read_points(const SimArgs& a) {
   if (std::filesystem::is_directory(a.points)) return run_points(a.points, a);
-  return sim::read_measured_points(a.points);
+  auto text = util::read_file(a.points);
+  if (!text) return std::unexpected(text.error());
+  if (sim::is_bench_results(*text)) return bench_points(*text, a);
+  return sim::parse_measured_points(*text, a.points);
 }
 
 std::vector<sim::MeasuredPoint> keep(const std::vector<sim::MeasuredPoint>& points, const std::set<int>& drop_c,
@@ -232,8 +259,10 @@ void add_sim(CLI::App& app, CommandFn& selected) {
   cmd->require_subcommand(1);
   auto va = std::make_shared<SimArgs>();
   auto* v = cmd->add_subcommand("validate", "predict each measured point; error per point and per metric");
-  v->add_option("points", va->points, "benchmark-row JSONL (data/calibration/*.jsonl layout) or a run directory")
+  v->add_option("points", va->points,
+                "benchmark-row JSONL (data/calibration/*.jsonl layout), a run directory, or a bench result JSONL")
       ->required();
+  v->add_option("--launch", va->launch, "a bench result's server: its launch command (SGLang's or serve-sim's flags)");
   v->add_option("--hw", va->hw, "hardware card for a run directory's real-engine arms (their launch does not say)");
   v->add_option("--model", va->model, "model card when the arms' --model-path does not pick one");
   v->add_option("--sim-overrides", va->overrides, "card-override YAML (from sim calibrate)");
@@ -245,8 +274,10 @@ void add_sim(CLI::App& app, CommandFn& selected) {
   v->callback([&selected, va] { selected = [va] { return run_validate(*va); }; });
   auto ca = std::make_shared<SimArgs>();
   auto* c = cmd->add_subcommand("calibrate", "fit efficiency parameters to measured points; write an override YAML");
-  c->add_option("points", ca->points, "benchmark-row JSONL (data/calibration/*.jsonl layout) or a run directory")
+  c->add_option("points", ca->points,
+                "benchmark-row JSONL (data/calibration/*.jsonl layout), a run directory, or a bench result JSONL")
       ->required();
+  c->add_option("--launch", ca->launch, "a bench result's server: its launch command (SGLang's or serve-sim's flags)");
   c->add_option("--hw", ca->hw, "hardware card for a run directory's real-engine arms (their launch does not say)");
   c->add_option("--model", ca->model, "model card when the arms' --model-path does not pick one");
   c->add_option("-o,--output", ca->output, "override YAML to write (for serve-sim --sim-overrides)")->required();
