@@ -59,7 +59,8 @@ std::vector<sim::KnobBounds> knobs_of(const std::string& fit) {
 
 // The serve-sim arguments of a launch command: the words after `serve-sim`, `sglang.launch_server`
 // or `sglang serve` (SGLang's flags are serve-sim's), with --hw/--model added when it lacks them.
-util::Result<std::vector<std::string>> launch_args(const std::string& launch, const SimArgs& a, const std::string& arm) {
+// `who` names the server in errors ("arm 'x'", "the --launch server").
+util::Result<std::vector<std::string>> launch_args(const std::string& launch, const SimArgs& a, const std::string& who) {
   auto words = util::shell_split(launch);
   if (!words) return std::unexpected(words.error());
   std::size_t start = 0;
@@ -72,13 +73,12 @@ util::Result<std::vector<std::string>> launch_args(const std::string& launch, co
     if ((w == "sglang" || w.ends_with("/sglang")) && i + 1 < words->size() && (*words)[i + 1] == "serve") start = i + 2;
   }
   if ((start > 0 || flags_only) && !simulated && a.hw.empty()) {  // never a default GPU for a measurement made on real ones
-    return util::failf(util::ErrorKind::bad_input, "arm '{}' ran SGLang: give --hw (the card of the GPUs it ran on)",
-                       arm);
+    return util::failf(util::ErrorKind::bad_input, "{} ran SGLang: give --hw (the card of the GPUs it ran on)", who);
   }
   if (start == 0 && !flags_only) {
     return util::failf(util::ErrorKind::bad_input,
-                       "arm '{}': its launch is neither serve-sim nor SGLang ({}); the simulator reads SGLang's flags "
-                       "only", arm, launch);
+                       "{}: its launch is neither serve-sim nor SGLang ({}); the simulator reads SGLang's flags "
+                       "only", who, launch);
   }
   std::vector<std::string> args(words->begin() + static_cast<std::ptrdiff_t>(start), words->end());
   for (auto& w : args) {
@@ -108,7 +108,7 @@ util::Result<std::vector<sim::MeasuredPoint>> run_points(const std::filesystem::
         return util::failf(util::ErrorKind::bad_input, "{}: arm '{}' has no launch command in {}", dir.string(), r.arm,
                            layout.server_facts(r.arm).string());
       }
-      auto args = launch_args((*facts)->launch, a, r.arm);
+      auto args = launch_args((*facts)->launch, a, fmt::format("arm '{}'", r.arm));
       if (!args) return std::unexpected(args.error());
       auto launch = parse_serve_sim_args(*args);
       if (!launch) {
@@ -140,7 +140,7 @@ util::Result<std::vector<sim::MeasuredPoint>> run_points(const std::filesystem::
 util::Result<std::vector<sim::MeasuredPoint>> bench_points(const std::string& text, const SimArgs& a) {
   std::vector<std::string> args;
   if (!a.launch.empty()) {
-    auto words = launch_args(a.launch, a, "--launch");
+    auto words = launch_args(a.launch, a, "the --launch server");
     if (!words) return std::unexpected(words.error());
     args = std::move(*words);
   } else if (!a.hw.empty() && !a.model.empty()) {
