@@ -55,6 +55,14 @@ bool is_bench_results(std::string_view text) {
 
 namespace {
 
+// The first of `keys` the object holds as a number (the peers spell some metrics differently).
+std::optional<double> number_of(const boost::json::object& o, std::initializer_list<std::string_view> keys) {
+  for (const auto key : keys) {
+    if (auto v = util::json_number(o, key)) return v;
+  }
+  return std::nullopt;
+}
+
 // One line's point; nullopt for an open-loop run.
 util::Result<std::optional<MeasuredPoint>> read_run(const boost::json::object& o, const std::string& where,
                                                     const SimConfig& served_by, int gpus) {
@@ -80,11 +88,9 @@ util::Result<std::optional<MeasuredPoint>> read_run(const boost::json::object& o
   p.ttft_ms = util::json_number(o, "mean_ttft_ms");
   p.tpot_ms = util::json_number(o, "mean_tpot_ms");
   p.output_tok_s = util::json_number(o, "output_throughput");
-  const auto total = util::json_number(o, "total_throughput") ? util::json_number(o, "total_throughput")
-                                                              : util::json_number(o, "total_token_throughput");
+  const auto total = number_of(o, {"total_throughput", "total_token_throughput"});
   if (total && gpus > 0) p.total_tok_s_per_gpu = *total / gpus;
-  p.accept_length = util::json_number(o, "accept_length") ? util::json_number(o, "accept_length")
-                                                          : util::json_number(o, "spec_decode_acceptance_length");
+  p.accept_length = number_of(o, {"accept_length", "spec_decode_acceptance_length"});
   if (p.accept_length && !(*p.accept_length >= 1)) p.accept_length.reset();  // 0 / null: no speculation measured
   if (!p.ttft_ms && !p.tpot_ms && !p.output_tok_s) return bad("mean_ttft_ms", "no metric to compare in this run");
   const std::string tag = util::json_string(o, "tag").value_or(util::json_string(o, "label").value_or(""));

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "servebench/util/file_io.hpp"
 #include "servebench/util/json_text.hpp"
 #include "servebench/util/strings.hpp"
 
@@ -74,12 +73,6 @@ util::Result<std::vector<MeasuredPoint>> parse_measured_points(const std::string
   }
   if (out.empty()) return util::failf(util::ErrorKind::bad_input, "{}: no measured points", file);
   return out;
-}
-
-util::Result<std::vector<MeasuredPoint>> read_measured_points(const std::string& path) {
-  auto text = util::read_file(path);
-  if (!text) return std::unexpected(text.error());
-  return parse_measured_points(*text, path);
 }
 
 }  // namespace servebench::sim

@@ -26,6 +26,5 @@ struct MeasuredPoint {
 
 // Parses the JSONL text; errors name file:line and the field (bad_input).
 util::Result<std::vector<MeasuredPoint>> parse_measured_points(const std::string& text, const std::string& file);
-util::Result<std::vector<MeasuredPoint>> read_measured_points(const std::string& path);
 
 }  // namespace servebench::sim
