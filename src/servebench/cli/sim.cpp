@@ -241,10 +241,18 @@ int run_calibrate(const SimArgs& a) {
   std::string note = fmt::format("servebench sim calibrate {} ({} points); rms log error {:.3f} -> {:.3f}", a.points,
                                  points.size(), fit.rms_log_error_start, fit.rms_log_error);
   for (const auto& k : fit.knobs) {
-    fmt::print("{:<18} {:>12.4g}  (start {:.4g}){}{}\n", sim::to_string(k.knob), k.value, k.start,
-               k.identified ? "" : "  not identified: " + k.why + "; left out", k.at_bound ? "  at its bound" : "");
+    // How much the points narrowed the knob's prior: below 0.5 they pin it; near 1 it stays by its prior.
+    const std::string pinned = !k.identified ? "  not identified: " + k.why + "; left out"
+                               : k.narrowed < 0.5 ? fmt::format("  sd {:.2f} of its prior", k.narrowed)
+                                                  : fmt::format("  sd {:.2f} of its prior: held by the prior", k.narrowed);
+    fmt::print("{:<18} {:>12.4g}  (start {:.4g}){}{}\n", sim::to_string(k.knob), k.value, k.start, pinned,
+               k.at_bound ? "  at its bound" : "");
     if (k.at_bound) note += fmt::format("\n{} ended on its bound", sim::to_string(k.knob));
     if (!k.identified) note += fmt::format("\n{} not identified by these points ({}); left at the card's value", sim::to_string(k.knob), k.why);
+    if (k.identified && k.narrowed >= 0.5) {
+      note += fmt::format("\n{} barely constrained by these points (posterior sd {:.2f} of the prior's); the prior holds "
+                          "it near the card's value", sim::to_string(k.knob), k.narrowed);
+    }
   }
   unwrap(util::write_file_atomic(a.output, sim::to_yaml(fit.overrides, note)));
   fmt::print("rms log error {:.3f} -> {:.3f} over {} evaluations; wrote {}\n", fit.rms_log_error_start,

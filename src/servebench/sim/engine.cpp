@@ -100,6 +100,7 @@ util::Result<RequestId> Engine::submit(std::span<const std::int32_t> ids, Sampli
   q.meta.id = q.id;
   q.meta.prompt_tokens = prompt;
   q.meta.arrival = m_now;
+  q.ready_at = m_now + m_d.hardware.efficiency.per_request;
   m_by_id.emplace(q.id, r);
   m_waiting.push_back(r);
   return q.id;

@@ -101,8 +101,9 @@ void Engine::admit(int slot, BatchShape& shape, StepLog& log, std::int64_t& budg
     return members.size() < (total + static_cast<std::size_t>(pp) - 1) / static_cast<std::size_t>(pp);
   };
   const auto room = [&] {
-    return budget > 0 && !m_waiting.empty() && m_running < m_d.max_running_requests && members.size() < per_slot &&
-           fair();
+    // The queue is FIFO and every request spends the same time in the front, so the head is the first ready.
+    return budget > 0 && !m_waiting.empty() && req(m_waiting.front()).ready_at <= m_launch_at &&
+           m_running < m_d.max_running_requests && members.size() < per_slot && fair();
   };
   if (!room()) return;
   std::int64_t reserved = reserved_decode_tokens();

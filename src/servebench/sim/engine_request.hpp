@@ -31,6 +31,7 @@ struct EngineRequest {
   bool admitted_once = false;
   bool kv_remote = false;          // a decode server's request: the prompt's KV comes from the prefill server
   VirtualTime kv_ready{};          // Phase::transfer: when that KV has arrived
+  VirtualTime ready_at{};          // Phase::waiting: when the front (HTTP, tokenizer) hands it to the scheduler
   std::uint64_t admission = 0;
   SeededRng spec_rng{0};
   RequestMeta meta;

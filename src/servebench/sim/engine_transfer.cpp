@@ -50,6 +50,11 @@ bool Engine::advance_to_next_arrival() {
       if (q.phase == Phase::transfer && (!next || q.kv_ready < *next)) next = q.kv_ready;
     }
   }
+  // A request still in the front (per_request) reaches the scheduler at its ready time.
+  if (!m_waiting.empty() && req(m_waiting.front()).ready_at > m_now) {
+    const VirtualTime ready = req(m_waiting.front()).ready_at;
+    if (!next || ready < *next) next = ready;
+  }
   if (!next) return false;
   advance_to(*next);
   return true;

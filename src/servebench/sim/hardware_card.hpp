@@ -25,7 +25,8 @@ struct Efficiency {
   double gemm_half_tokens = 64;
   // Engine CPU time not hidden behind the GPU (docs/sim.md "CPU costs"); 0 unless calibrated.
   Nanos per_sequence{0};            // per running sequence per forward (scheduler bookkeeping, sampling)
-  Nanos per_request{0};             // once per request at admission (HTTP parse, tokenize, detokenize)
+  Nanos per_request{0};             // a request's time in the front before the scheduler sees it (HTTP parse,
+                                    // tokenize): its own latency, in parallel with other requests and steps
 };
 
 struct HardwareCard {

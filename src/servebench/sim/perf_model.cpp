@@ -225,10 +225,10 @@ StepCost PerfModel::stage_time(const BatchShape& b) const {
   // ... while one half's communication hides behind the other half's compute.
   if (tbo) c.communication -= std::min(c.communication, model_seconds(m_d.engine.two_batch_overlap * std::chrono::duration<double>(busy).count()));
   // Calibrated CPU time the engine does not hide (hardware efficiency; 0 unless sim calibrate found it).
-  // DP attention: every rank runs its own scheduler over its share of the sequences, in parallel; the
-  // per-request work (HTTP, tokenizer) stays in the one front process.
+  // DP attention: every rank runs its own scheduler over its share of the sequences, in parallel. The
+  // per-request front time (per_request) is not here: it delays the request, not the step (engine.cpp).
   const auto dp = m_d.attention_dp();
-  c.overhead = e.step_overhead + (b.decode_requests + dp - 1) / dp * e.per_sequence + b.new_requests * e.per_request;
+  c.overhead = e.step_overhead + (b.decode_requests + dp - 1) / dp * e.per_sequence;
   if (!b.cuda_graph) c.overhead += m_d.memory.layers_per_stage * e.eager_layer;
   c.draft = draft_time(b);
   c.host_load = model_seconds(static_cast<double>(b.host_load_tokens) * m_d.memory.kv_bytes_per_token /
