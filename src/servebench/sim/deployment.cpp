@@ -205,10 +205,13 @@ void resolve_scheduler(Deployment& d) {
   const std::int64_t pool = d.memory.rank_pool_tokens;  // a request lives on one DP attention rank
   // SGLang: req_to_token_pool size = clamp(pool / context * 512, 2048, 4096); running = min(pool / 2, that),
   // per DP attention rank (a given --max-running-requests counts all ranks).
-  const std::int64_t reqs = std::clamp<std::int64_t>(pool * 512 / d.context_length, 2048, 4096);
-  d.max_running_requests =
-      c.max_running_requests.value_or(static_cast<int>(std::min(pool / 2, reqs) * d.attention_dp()));
+  // An engine with its own default (vLLM's max_num_seqs by GPU memory) uses it instead; its KV pool
+  // then limits admission as it fills, not the cap.
   const double gpu_gib = d.hardware.memory_bytes() / k_gib;
+  const std::int64_t reqs = std::clamp<std::int64_t>(pool * 512 / d.context_length, 2048, 4096);
+  const auto engine_cap = d.engine.default_running_cap(gpu_gib);
+  const std::int64_t per_rank = engine_cap ? *engine_cap : std::min(pool / 2, reqs);
+  d.max_running_requests = c.max_running_requests.value_or(static_cast<int>(per_rank * d.attention_dp()));
   const std::int64_t chunk = c.chunked_prefill_size.value_or(d.engine.prefill_budget(gpu_gib));
   d.chunked_prefill_size = chunk < 0 ? c.max_prefill_tokens : std::min<std::int64_t>(chunk, c.max_prefill_tokens);
   d.cuda_graph_max_bs = c.disable_cuda_graph ? 0 : c.cuda_graph_max_bs.value_or(d.engine.cuda_graph_max_bs(gpu_gib, c.tp_size));

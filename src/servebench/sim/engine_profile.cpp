@@ -28,6 +28,8 @@ util::Result<EngineProfile> parse_engine_profile(const std::string& yaml_text, c
   p.cuda_graph_below_gib = r->numbers("cuda_graph_below_gib");
   const std::vector<double> budgets = r->numbers("prefill_budget_tokens");
   p.prefill_budget_below_gib = r->numbers("prefill_budget_below_gib");
+  const std::vector<double> running = r->numbers("max_running_requests");
+  p.running_cap_below_gib = r->numbers("max_running_requests_below_gib");
   p.custom_all_reduce = r->flag_or("custom_all_reduce", false);
   p.tensor_parallel = r->flag_or("tensor_parallel", true);
   p.speculative = r->flag_or("speculative", true);
@@ -67,6 +69,12 @@ util::Result<EngineProfile> parse_engine_profile(const std::string& yaml_text, c
   if (auto ok = ladder("cuda_graph_max_bs", graph_bs, p.cuda_graph_below_gib, "cuda_graph_below_gib", 0, p.cuda_graph_bs);
       !ok)
     return std::unexpected(ok.error());
+  if (!running.empty() || !p.running_cap_below_gib.empty()) {
+    if (auto ok = ladder("max_running_requests", running, p.running_cap_below_gib, "max_running_requests_below_gib", 1,
+                         p.running_cap);
+        !ok)
+      return std::unexpected(ok.error());
+  }
   if (graph_bs_tp4.empty()) {
     p.cuda_graph_bs_tp4 = p.cuda_graph_bs;
   } else if (auto ok = ladder("cuda_graph_max_bs_from_tp4", graph_bs_tp4, p.cuda_graph_below_gib, "cuda_graph_below_gib",
@@ -95,6 +103,11 @@ std::int64_t EngineProfile::prefill_budget(double gpu_gib) const {
 
 int EngineProfile::cuda_graph_max_bs(double gpu_gib, int tp) const {
   return static_cast<int>(rung(tp < 4 ? cuda_graph_bs : cuda_graph_bs_tp4, cuda_graph_below_gib, gpu_gib));
+}
+
+std::optional<int> EngineProfile::default_running_cap(double gpu_gib) const {
+  if (running_cap.empty()) return std::nullopt;
+  return static_cast<int>(rung(running_cap, running_cap_below_gib, gpu_gib));
 }
 
 util::Result<EngineProfile> load_engine_profile(const std::string& name) {

@@ -5,6 +5,7 @@
 // (docs/sim.md "Engine profiles"). The HTTP dialect stays SGLang's whatever the profile.
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ struct EngineProfile {
   // than thresholds; no thresholds: one budget for every GPU).
   std::vector<std::int64_t> prefill_budget_tokens{8192};
   std::vector<double> prefill_budget_below_gib;
+  // Default of --max-running-requests by the GPU's memory, as the same kind of ladder (vLLM's
+  // max_num_seqs); empty: SGLang's rule from the KV pool (deployment.cpp).
+  std::vector<std::int64_t> running_cap;
+  std::vector<double> running_cap_below_gib;
   bool custom_all_reduce = true;           // one-shot / two-shot all-reduce over NVLink for small messages
   bool tensor_parallel = true;             // false: layers split across GPUs, --tp-size must be 1
   bool speculative = true;                 // EAGLE / MTP drafting modelled for this engine
@@ -39,6 +44,8 @@ struct EngineProfile {
   std::int64_t prefill_budget(double gpu_gib) const;
   // The default largest CUDA-graph decode batch on such a GPU with `tp` tensor-parallel ranks.
   int cuda_graph_max_bs(double gpu_gib, int tp) const;
+  // The default running-request cap per scheduler on such a GPU, when the profile sets one.
+  std::optional<int> default_running_cap(double gpu_gib) const;
 };
 
 // Parses one profile; errors name the file, line and key (bad_input).

@@ -49,6 +49,28 @@ TEST(EngineProfile, SglangsPrefillBudgetFollowsTheGpusMemory) {
   EXPECT_EQ(v.prefill_budget(79.6), 8192);
 }
 
+// vLLM's max_num_seqs default comes from the same engine-args function as its prefill budget: 256
+// below 70 GiB, 1024 from it. SGLang has none: its cap follows from the KV pool (deployment.cpp).
+TEST(EngineProfile, VllmsRunningCapFollowsTheGpusMemorySglangsTheKvPool) {
+  const auto v = load_engine_profile("vllm").value();
+  EXPECT_EQ(v.default_running_cap(40), 256);    // A100 40GB, L40S
+  EXPECT_EQ(v.default_running_cap(79.6), 1024);  // H100
+  EXPECT_FALSE(load_engine_profile("sglang").value().default_running_cap(79.6));
+  SimConfig c;  // llama-3.1-8b on h200
+  c.engine = "vllm";
+  EXPECT_EQ(make_deployment(c).value().max_running_requests, 1024);
+  c.max_running_requests = 64;  // the launch's --max-num-seqs / --max-running-requests wins
+  EXPECT_EQ(make_deployment(c).value().max_running_requests, 64);
+  const auto bad = parse_engine_profile(
+      "name: x\ncpu_step_us: 1\ncpu_sequence_us: 1\ncpu_request_us: 0\nmixed_prefill: always\n"
+      "cuda_graph_max_bs: 8\nprefill_budget_tokens: 2048\nmax_running_requests: [256, 1024]\n",
+      "x.yaml");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("max_running_requests needs one entry more than max_running_requests_below_gib"),
+            std::string::npos)
+      << bad.error().message;
+}
+
 // The same ServerArgs function sizes the CUDA-graph batch by memory and by TP size (fewer than 4 ranks
 // capture less): a TP8 H100 replays decode batches up to 512 in graphs, a TP2 one up to 256.
 TEST(EngineProfile, SglangsCudaGraphBatchFollowsTheGpusMemoryAndTpSize) {
