@@ -3,7 +3,8 @@
 // (docs/sim.md "sim validate and sim calibrate"). POINTS is a benchmark-row JSONL
 // (data/calibration/*.jsonl layout), a campaign run directory (its ledger's points, each arm's
 // launch command read as serve-sim reads it; --hw/--model fill in what a real engine's command
-// does not say) or a bench result JSONL (its runs, served by --launch / --hw / --model). Exit 2 on
+// does not say) or a bench result JSONL (its runs, served by --launch, else by each line's
+// server_info, else by --hw / --model). Exit 2 on
 // unreadable points or a point the cards cannot represent.
 #include <filesystem>
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include "servebench/results/run_layout.hpp"
 #include "servebench/results/server_facts_file.hpp"
 #include "servebench/sim/bench_points.hpp"
+#include "servebench/sim/server_info_launch.hpp"
 #include "servebench/sim/calibration.hpp"
 #include "servebench/sim/validation.hpp"
 #include "servebench/util/file_io.hpp"
@@ -136,25 +138,48 @@ util::Result<std::vector<sim::MeasuredPoint>> run_points(const std::filesystem::
   return out;
 }
 
-// The runs of a bench result JSONL, every one served by the deployment --launch (or --hw/--model) names.
+// The deployment serve-sim arguments build.
+util::Result<sim::ServedBy> served_by_args(const std::vector<std::string>& args, const std::string& who) {
+  auto launch = parse_serve_sim_args(args);
+  if (!launch) return util::failf(util::ErrorKind::bad_input, "{}: {}", who, launch.error().message);
+  return sim::ServedBy{launch->deployment.config, launch->deployment.gpus()};
+}
+
+// The runs of a bench result JSONL. Served by the deployment --launch names, else by the one each
+// line's server_info describes (servebench bench records it), else by --hw/--model's defaults.
 util::Result<std::vector<sim::MeasuredPoint>> bench_points(const std::string& text, const SimArgs& a) {
-  std::vector<std::string> args;
+  std::optional<sim::ServedBy> fixed;
   if (!a.launch.empty()) {
     auto words = launch_args(a.launch, a, "the --launch server");
     if (!words) return std::unexpected(words.error());
-    args = std::move(*words);
-  } else if (!a.hw.empty() && !a.model.empty()) {
-    args = {"--hw", a.hw, "--model", a.model};
-  } else {
-    return util::failf(util::ErrorKind::bad_input,
-                       "{} is a bench result (one run per line; what served it is not in it): give --launch '<the "
-                       "server's launch command>' and --hw, or --hw and --model",
-                       a.points);
+    auto s = served_by_args(*words, "--launch");
+    if (!s) return std::unexpected(s.error());
+    fixed = std::move(*s);
   }
-  auto launch = parse_serve_sim_args(args);
-  if (!launch) return util::failf(util::ErrorKind::bad_input, "--launch: {}", launch.error().message);
-  const sim::SimConfig& served_by = launch->deployment.config;
-  return sim::parse_bench_points(text, a.points, served_by, launch->deployment.gpus());
+  const auto per_line = [&](const boost::json::object& line, const std::string& where) -> util::Result<sim::ServedBy> {
+    if (fixed) return *fixed;
+    const auto* info = line.if_contains("server_info");
+    auto words = info != nullptr && info->is_object() ? sim::launch_args_of_server_info(info->get_object())
+                                                      : std::nullopt;
+    if (words) {
+      const auto has = [&](std::string_view flag) { return std::find(words->begin(), words->end(), flag) != words->end(); };
+      if (!has("--hw") && a.hw.empty()) {  // never a default GPU for a measurement made on real ones
+        return util::failf(util::ErrorKind::bad_input,
+                           "{}: its server_info is a real engine's (no simulator cards): give --hw (the card of the "
+                           "GPUs it ran on)",
+                           where);
+      }
+      if (!a.hw.empty() && !has("--hw")) words->insert(words->end(), {"--hw", a.hw});
+      if (!a.model.empty() && !has("--model")) words->insert(words->end(), {"--model", a.model});
+      return served_by_args(*words, where + ": its server_info");
+    }
+    if (!a.hw.empty() && !a.model.empty()) return served_by_args({"--hw", a.hw, "--model", a.model}, "--hw/--model");
+    return util::failf(util::ErrorKind::bad_input,
+                       "{}: a bench run that does not say what served it (no server_info): give --launch '<the "
+                       "server's launch command>' and --hw, or --hw and --model",
+                       where);
+  };
+  return sim::parse_bench_points(text, a.points, per_line);
 }
 
 util::Result<std::vector<sim::MeasuredPoint>> read_points(const SimArgs& a) {

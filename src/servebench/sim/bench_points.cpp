@@ -63,14 +63,18 @@ std::optional<double> number_of(const boost::json::object& o, std::initializer_l
   return std::nullopt;
 }
 
-// One line's point; nullopt for an open-loop run.
-util::Result<std::optional<MeasuredPoint>> read_run(const boost::json::object& o, const std::string& where,
-                                                    const SimConfig& served_by, int gpus) {
+// A run with a finite request rate, or without a concurrency cap: the replay is a closed loop.
+bool open_loop_run(const boost::json::object& o) {
+  return util::json_number(o, "request_rate") || !util::json_int(o, "max_concurrency");
+}
+
+// One closed-loop line's point.
+util::Result<MeasuredPoint> read_run(const boost::json::object& o, const std::string& where, const SimConfig& served_by,
+                                     int gpus) {
   const auto bad = [&](std::string_view key, std::string_view why) {
     return util::failf(util::ErrorKind::bad_input, "{}: {}: {}", where, key, why);
   };
   const auto cap = util::json_int(o, "max_concurrency");
-  if (util::json_number(o, "request_rate") || !cap) return std::optional<MeasuredPoint>{};  // open loop
   if (*cap <= 0 || *cap > 100'000) return bad("max_concurrency", "must be in [1, 100000]");
   const auto completed = util::json_int(o, "completed");
   if (!completed || *completed <= 0) return bad("completed", "missing or 0: no request of this run finished");
@@ -95,13 +99,21 @@ util::Result<std::optional<MeasuredPoint>> read_run(const boost::json::object& o
   if (!p.ttft_ms && !p.tpot_ms && !p.output_tok_s) return bad("mean_ttft_ms", "no metric to compare in this run");
   const std::string tag = util::json_string(o, "tag").value_or(util::json_string(o, "label").value_or(""));
   p.label = fmt::format("{}→{} C{}{}{}", p.isl, p.osl, p.concurrency, tag.empty() ? "" : " ", tag);
-  return std::optional<MeasuredPoint>{std::move(p)};
+  return p;
 }
 
 }  // namespace
 
 util::Result<std::vector<MeasuredPoint>> parse_bench_points(const std::string& text, const std::string& file,
                                                             const SimConfig& served_by, int gpus) {
+  const ServedBy fixed{served_by, gpus};
+  return parse_bench_points(text, file, [&](const boost::json::object&, const std::string&) -> util::Result<ServedBy> {
+    return fixed;
+  });
+}
+
+util::Result<std::vector<MeasuredPoint>> parse_bench_points(const std::string& text, const std::string& file,
+                                                            const ServedByLine& served_by) {
   std::vector<MeasuredPoint> points;
   int line_no = 0, open_loop = 0;
   for (const auto line : util::split(std::string_view(text), '\n')) {
@@ -111,14 +123,16 @@ util::Result<std::vector<MeasuredPoint>> parse_bench_points(const std::string& t
     auto v = util::parse_json(quote_python_literals(line), where);
     if (!v) return std::unexpected(v.error());
     if (!v->is_object()) return util::failf(util::ErrorKind::bad_input, "{}: expected a JSON object", where);
-    auto p = read_run(v->get_object(), where, served_by, gpus);
-    if (!p) return std::unexpected(p.error());
-    if (!*p) {
+    if (open_loop_run(v->get_object())) {
       ++open_loop;
       continue;
     }
-    (*p)->source = fmt::format("{} line {}", file, line_no);
-    points.push_back(std::move(**p));
+    auto served = served_by(v->get_object(), where);
+    if (!served) return std::unexpected(served.error());
+    auto p = read_run(v->get_object(), where, served->config, served->gpus);
+    if (!p) return std::unexpected(p.error());
+    p->source = fmt::format("{} line {}", file, line_no);
+    points.push_back(std::move(*p));
   }
   if (points.empty()) {
     return util::failf(util::ErrorKind::bad_input,

@@ -9,8 +9,11 @@
 //   total tok/s/GPU = total_throughput (vLLM: total_token_throughput) / gpus;
 //   accept length = accept_length (vLLM: spec_decode_acceptance_length)
 // Python writes an unbounded rate as the bare literal Infinity, which JSON lacks: read as "inf".
+#include <functional>
 #include <string>
 #include <string_view>
+
+#include <boost/json/object.hpp>
 #include <vector>
 
 #include "servebench/sim/measured_point.hpp"
@@ -20,8 +23,20 @@ namespace servebench::sim {
 // True when the text's first non-empty line is a bench result (it has "mean_ttft_ms").
 bool is_bench_results(std::string_view text);
 
+// What served a run: its deployment and how many GPUs its throughput is divided by.
+struct ServedBy {
+  SimConfig config;
+  int gpus = 1;
+};
+// The caller's rule for a line (`where` is file:line, for errors): one fixed deployment, or the one
+// the line's own server_info describes (server_info_launch.hpp).
+using ServedByLine = std::function<util::Result<ServedBy>(const boost::json::object& line, const std::string& where)>;
+
 // The closed-loop runs of a bench result JSONL; errors name file:line and the key (bad_input), and a
 // file with no closed-loop line is an error.
+util::Result<std::vector<MeasuredPoint>> parse_bench_points(const std::string& text, const std::string& file,
+                                                            const ServedByLine& served_by);
+// The same with every run served by one deployment.
 util::Result<std::vector<MeasuredPoint>> parse_bench_points(const std::string& text, const std::string& file,
                                                             const SimConfig& served_by, int gpus);
 

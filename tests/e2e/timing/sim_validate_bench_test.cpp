@@ -1,15 +1,21 @@
 // `servebench sim validate BENCH.jsonl --launch …`: a bench result file (what `bench --output-file`
 // and sglang.bench_serving write) validated against the deployment that served it. The server here is
 // serve-sim in real time, so the measured runs are the simulator's own prediction plus the wire's
-// pacing: they must validate close to it, and a file that does not say what served it needs --launch.
+// pacing: they must validate close to it. The file's lines carry the server's /server_info, which
+// rebuilds the launch; a file without it needs --launch.
 #include <gtest/gtest.h>
 
 #include "e2e/sim_child.hpp"
+#include "servebench/util/file_io.hpp"
+#include "servebench/util/strings.hpp"
 
 namespace servebench::e2e {
 
 TEST(SimValidateBench, ABenchResultValidatesAgainstTheLaunchThatServedIt) {
-  const std::vector<std::string> deployment{"--hw", "h200", "--model", "llama-3.1-8b", "--context-length", "4096"};
+  // Flags that change the prediction, so a launch rebuilt wrongly from the file shows.
+  const std::vector<std::string> deployment{"--hw", "h200", "--model", "llama-3.1-8b", "--context-length", "4096",
+                                            "--tp-size", "2", "--chunked-prefill-size", "1024",
+                                            "--max-running-requests", "3", "--enable-mixed-chunk"};
   SimChild sim("sim_validate_bench", deployment);
   ASSERT_FALSE(sim.url.empty());
   for (const char* c : {"1", "4"}) {
@@ -20,14 +26,9 @@ TEST(SimValidateBench, ABenchResultValidatesAgainstTheLaunchThatServedIt) {
   }
   const std::string results = (sim.dir / "out.jsonl").string();
 
-  const auto no_launch = run_servebench({"sim", "validate", results}, sim.dir);
-  EXPECT_EQ(no_launch.exit_code, 2) << no_launch.out << no_launch.err;
-  EXPECT_NE(no_launch.err.find("give --launch"), std::string::npos) << no_launch.err;
-
-  const auto v = run_servebench(
-      {"sim", "validate", results, "--json", "--launch",
-       "servebench serve-sim --hw h200 --model llama-3.1-8b --context-length 4096 --port {port}"},
-      sim.dir);
+  std::string launch = "servebench serve-sim";
+  for (const auto& w : deployment) launch += " " + w;
+  const auto v = run_servebench({"sim", "validate", results, "--json", "--launch", launch + " --port {port}"}, sim.dir);
   ASSERT_EQ(v.exit_code, 0) << v.out << v.err;
   const auto doc = boost::json::parse(v.out);
   const auto& fold = doc.at("folds").as_array().at(0).as_object();
@@ -39,6 +40,27 @@ TEST(SimValidateBench, ABenchResultValidatesAgainstTheLaunchThatServedIt) {
     EXPECT_EQ(m.at(metric).at("n").to_number<int>(), 2) << metric;
     EXPECT_LT(m.at(metric).at("mape_pct").to_number<double>(), 15.0) << metric << "\n" << v.out;
   }
+
+  // Without --launch, each line's server_info (bench records it) rebuilds the same deployment: the
+  // same predictions, number for number.
+  const auto own = run_servebench({"sim", "validate", results, "--json"}, sim.dir);
+  ASSERT_EQ(own.exit_code, 0) << own.out << own.err;
+  EXPECT_EQ(boost::json::parse(own.out).at("folds").as_array().at(0).at("points"), fold.at("points")) << own.out;
+
+  // A line that does not say what served it needs --launch (or --hw and --model).
+  std::string stripped;
+  const std::string text = util::read_file(results).value();
+  for (const auto line : util::split(std::string_view(text), '\n')) {
+    if (util::trim(line).empty()) continue;
+    auto o = boost::json::parse(line).as_object();
+    o.erase("server_info");
+    stripped += boost::json::serialize(o) + "\n";
+  }
+  const auto bare = sim.dir / "bare.jsonl";
+  ASSERT_TRUE(util::write_file_atomic(bare, stripped));
+  const auto no_launch = run_servebench({"sim", "validate", bare.string()}, sim.dir);
+  EXPECT_EQ(no_launch.exit_code, 2) << no_launch.out << no_launch.err;
+  EXPECT_NE(no_launch.err.find("no server_info): give --launch"), std::string::npos) << no_launch.err;
 }
 
 }  // namespace servebench::e2e

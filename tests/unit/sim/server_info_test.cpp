@@ -5,6 +5,7 @@
 #include <boost/json.hpp>
 
 #include "servebench/engines/adapter.hpp"
+#include "servebench/sim/server_info_launch.hpp"
 
 using namespace servebench;
 using namespace servebench::sim;
@@ -97,4 +98,29 @@ TEST(ServerInfo, ModelsListsTheServedNameWithMaxModelLen) {
   const auto& model = models.at("data").as_array().at(0).as_object();
   EXPECT_EQ(model.at("id"), "llama");
   EXPECT_EQ(model.at("max_model_len"), d.context_length);
+}
+
+// A bench result line carries its server's /server_info; sim validate rebuilds the launch from it.
+TEST(ServerInfo, TheBodyRebuildsTheLaunchThatMadeIt) {
+  const Deployment d = eagle_deployment();
+  FactsExchange ex(d, front_facts());
+  const auto words = launch_args_of_server_info(boost::json::parse(ex.m_info).as_object());
+  ASSERT_TRUE(words);
+  std::string line;
+  for (const auto& w : *words) line += w + " ";
+  for (const char* want : {"--tp-size 1 ", "--speculative-algorithm EAGLE3 ", "--speculative-num-steps 3 ",
+                           "--speculative-num-draft-tokens 4 ", "--max-running-requests 16 ", "--hw h200 ",
+                           "--model llama-3.1-8b ", "--sim-engine sglang ", "--kv-cache-dtype auto ",
+                           "--model-path meta-llama/Llama-3.1-8B-Instruct "}) {
+    EXPECT_NE(line.find(want), std::string::npos) << want << " in: " << line;
+  }
+  // false and null say nothing; the efficiencies stay the cards' (a calibration must be able to move them).
+  for (const char* absent : {"--disable-radix-cache", "--context-length", "--sim-mfu", "--port", "--host"}) {
+    EXPECT_EQ(line.find(absent), std::string::npos) << absent << " in: " << line;
+  }
+  // A real SGLang body names no cards; another engine's body has none of the keys.
+  const auto sglang = launch_args_of_server_info(boost::json::parse(R"({"tp_size": 8, "enable_dp_attention": true})").as_object());
+  ASSERT_TRUE(sglang);
+  EXPECT_EQ(*sglang, (std::vector<std::string>{"--tp-size", "8", "--enable-dp-attention"}));
+  EXPECT_FALSE(launch_args_of_server_info(boost::json::parse(R"({"version": "b5000", "n_ctx": 4096})").as_object()));
 }
