@@ -213,7 +213,11 @@ void resolve_scheduler(Deployment& d) {
   const std::int64_t per_rank = engine_cap ? *engine_cap : std::min(pool / 2, reqs);
   d.max_running_requests = c.max_running_requests.value_or(static_cast<int>(per_rank * d.attention_dp()));
   const std::int64_t chunk = c.chunked_prefill_size.value_or(d.engine.prefill_budget(gpu_gib));
-  d.chunked_prefill_size = chunk < 0 ? c.max_prefill_tokens : std::min<std::int64_t>(chunk, c.max_prefill_tokens);
+  // With DP attention SGLang splits --chunked-prefill-size over the DP ranks' schedulers (ServerArgs
+  // divides it by --dp-size) while each keeps the whole --max-prefill-tokens: the step's budget over
+  // all ranks is min(chunk, dp · max_prefill_tokens).
+  const std::int64_t max_prefill = static_cast<std::int64_t>(c.max_prefill_tokens) * d.attention_dp();
+  d.chunked_prefill_size = chunk < 0 ? max_prefill : std::min<std::int64_t>(chunk, max_prefill);
   d.cuda_graph_max_bs = c.disable_cuda_graph ? 0 : c.cuda_graph_max_bs.value_or(d.engine.cuda_graph_max_bs(gpu_gib, c.tp_size));
   d.overlap_scheduler = d.engine.overlap_scheduler && !c.disable_overlap_schedule;
   d.mixed_chunk = c.enable_mixed_chunk || d.engine.mixed_prefill == MixedPrefill::always;

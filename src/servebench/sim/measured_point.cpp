@@ -23,6 +23,23 @@ util::Result<MeasuredPoint> read_point(const boost::json::object& o, const std::
   c.ep_size = static_cast<int>(util::json_int(o, "ep").value_or(1));
   c.pp_size = static_cast<int>(util::json_int(o, "pp").value_or(1));
   c.engine = util::json_string(o, "engine").value_or("sglang");  // the engine that measured it
+  // Optional launch choices beyond TP/EP/PP: attention DP ranks, nodes, the MoE all-to-all, two-batch
+  // overlap, the prefill batch (as --dp-size with --enable-dp-attention, --nnodes, --moe-a2a-backend,
+  // --enable-two-batch-overlap, --chunked-prefill-size).
+  const auto dp = util::json_int(o, "dp").value_or(1);
+  if (dp < 1 || dp > c.tp_size) return bad("dp", "must be in [1, tp]");
+  c.dp_size = static_cast<int>(dp);
+  c.enable_dp_attention = dp > 1;
+  c.nnodes = static_cast<int>(util::json_int(o, "nnodes").value_or(1));
+  if (c.nnodes < 1) return bad("nnodes", "must be >= 1");
+  if (c.nnodes > 1) c.dist_init_addr = "node0";  // a replay connects nothing; the launch needs an address
+  if (auto a2a = util::json_string(o, "a2a")) {
+    auto backend = parse_moe_a2a_backend(*a2a);
+    if (!backend) return bad("a2a", backend.error().message);
+    c.moe_a2a_backend = *backend;
+  }
+  c.enable_two_batch_overlap = util::json_bool(o, "two_batch_overlap").value_or(false);
+  if (auto chunk = util::json_int(o, "chunked_prefill")) c.chunked_prefill_size = static_cast<int>(*chunk);
   const std::string kv = util::json_string(o, "kv").value_or("");
   c.kv_cache_dtype = kv.starts_with("fp8") ? KvCacheDtype::fp8_e4m3 : kv.starts_with("fp4") ? KvCacheDtype::fp4_e2m1
                                                                                                : KvCacheDtype::bf16;
@@ -50,8 +67,8 @@ util::Result<MeasuredPoint> read_point(const boost::json::object& o, const std::
   p.total_tok_s_per_gpu = util::json_number(o, "total_tok_per_s_per_gpu");
   p.output_tok_s = util::json_number(o, "output_tok_per_s");
   const std::string strategy = util::json_string(o, "strategy").value_or("");
-  p.label = fmt::format("{}→{} C{}{}{} TP{} EP{}{}{}", p.isl, p.osl, p.concurrency, strategy.empty() ? "" : " ", strategy,
-                        c.tp_size, c.ep_size, kv.empty() ? "" : " ", kv);
+  p.label = fmt::format("{}→{} C{}{}{} TP{} EP{}{}{}{}", p.isl, p.osl, p.concurrency, strategy.empty() ? "" : " ",
+                        strategy, c.tp_size, c.ep_size, dp > 1 ? fmt::format(" DP{}", dp) : "", kv.empty() ? "" : " ", kv);
   return p;
 }
 

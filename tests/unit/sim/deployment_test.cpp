@@ -63,6 +63,20 @@ TEST(Deployment, SglangDefaultsApplyWhenFlagsAreUnset) {
   EXPECT_EQ(make_deployment(c).value().chunked_prefill_size, 4096);
 }
 
+// SGLang divides --chunked-prefill-size over the DP attention ranks' schedulers, each of which keeps
+// the whole --max-prefill-tokens: a step prefills up to min(chunk, dp · max_prefill_tokens) in all.
+TEST(Deployment, DpAttentionRanksEachKeepTheMaxPrefillTokens) {
+  SimConfig c;
+  c.model = "deepseek-v3";
+  c.tp_size = 8, c.ep_size = 8;
+  c.chunked_prefill_size = 65536;  // max_prefill_tokens stays 16384
+  EXPECT_EQ(make_deployment(c).value().chunked_prefill_size, 16384);
+  c.dp_size = 8, c.enable_dp_attention = true;
+  EXPECT_EQ(make_deployment(c).value().chunked_prefill_size, 65536);
+  c.chunked_prefill_size = 262144;
+  EXPECT_EQ(make_deployment(c).value().chunked_prefill_size, 8 * 16384);
+}
+
 TEST(Deployment, GqaKvSplitsByTpUntilHeadsRunOut) {
   SimConfig c;
   c.model = "llama-3.1-70b";

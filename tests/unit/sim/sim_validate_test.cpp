@@ -63,6 +63,27 @@ TEST(SimMeasuredPoints, ParsesTheBenchmarkRowLayoutAndNamesBadFields) {
   const auto bad = parse_measured_points(R"({"model":"x","hw":"h200","isl":0,"osl":1,"concurrency":1})", "p.jsonl");
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("p.jsonl:1: isl"), std::string::npos) << bad.error().message;
+  // Launch choices beyond TP/EP/PP: DP attention, nodes, the MoE all-to-all, two-batch overlap, the prefill batch.
+  const auto wide = parse_measured_points(
+      R"({"model":"deepseek-v3","hw":"h100","tp":32,"ep":32,"dp":32,"nnodes":4,"a2a":"deepep","two_batch_overlap":true,)"
+      R"("chunked_prefill":524288,"isl":2000,"osl":1,"concurrency":1024,"total_tok_per_s_per_gpu":6537.5})",
+      "w.jsonl");
+  ASSERT_TRUE(wide) << wide.error().message;
+  const auto& w = wide->front().config;
+  EXPECT_TRUE(w.enable_dp_attention);
+  EXPECT_EQ(w.dp_size, 32);
+  EXPECT_EQ(w.nnodes, 4);
+  EXPECT_EQ(w.moe_a2a_backend, MoeA2aBackend::deepep);
+  EXPECT_TRUE(w.enable_two_batch_overlap);
+  EXPECT_EQ(w.chunked_prefill_size, 524288);
+  EXPECT_EQ(wide->front().label, "2000→1 C1024 TP32 EP32 DP32");
+  const auto bad_dp = parse_measured_points(R"({"model":"x","hw":"h200","tp":2,"dp":4,"isl":1,"osl":1,"concurrency":1})", "p.jsonl");
+  ASSERT_FALSE(bad_dp);
+  EXPECT_NE(bad_dp.error().message.find("p.jsonl:1: dp: must be in [1, tp]"), std::string::npos) << bad_dp.error().message;
+  const auto bad_a2a = parse_measured_points(R"({"model":"x","hw":"h200","a2a":"mooncake","isl":1,"osl":1,"concurrency":1})", "p.jsonl");
+  ASSERT_FALSE(bad_a2a);
+  EXPECT_NE(bad_a2a.error().message.find("p.jsonl:1: a2a: --moe-a2a-backend 'mooncake'"), std::string::npos)
+      << bad_a2a.error().message;
 }
 
 TEST(SimOverrides, RoundTripsAndRejectsUnknownKeysWithPosition) {
