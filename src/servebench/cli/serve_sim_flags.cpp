@@ -69,6 +69,11 @@ void define_parallel_and_memory(CLI::App& c, ServeSimFlags& f) {
       ->group(k_simulated);
   c.add_option("--cuda-graph-max-bs", k.cuda_graph_max_bs, "largest decode batch run as a CUDA graph (default by GPU memory and TP size: 256 / 512 from TP4 on H100/H200, 512 from 160 GiB)")
       ->group(k_simulated);
+  c.add_option("--cuda-graph-max-bs-decode", k.cuda_graph_max_bs_decode,
+               "largest decode batch run as a CUDA graph when set apart from prefill graphs (wins over "
+               "--cuda-graph-max-bs for decode)")
+      ->check(CLI::PositiveNumber)
+      ->group(k_simulated);
   c.add_flag("--disable-cuda-graph", k.disable_cuda_graph, "every batch runs eagerly")->group(k_simulated);
   c.add_flag("--enable-mixed-chunk", k.enable_mixed_chunk, "decode rides along with prefill chunks")
       ->group(k_simulated);

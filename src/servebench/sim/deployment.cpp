@@ -211,14 +211,19 @@ void resolve_scheduler(Deployment& d) {
   const std::int64_t reqs = std::clamp<std::int64_t>(pool * 512 / d.context_length, 2048, 4096);
   const auto engine_cap = d.engine.default_running_cap(gpu_gib);
   const std::int64_t per_rank = engine_cap ? *engine_cap : std::min(pool / 2, reqs);
-  d.max_running_requests = c.max_running_requests.value_or(static_cast<int>(per_rank * d.attention_dp()));
+  std::int64_t running = per_rank * d.attention_dp();
+  // SGLang resets an unset cap to 48 when speculative decoding is on (ServerArgs), over all DP ranks.
+  if (d.spec.enabled && d.engine.speculative_running_cap > 0) running = std::min<std::int64_t>(running, d.engine.speculative_running_cap);
+  d.max_running_requests = c.max_running_requests.value_or(static_cast<int>(running));
   const std::int64_t chunk = c.chunked_prefill_size.value_or(d.engine.prefill_budget(gpu_gib));
   // With DP attention SGLang splits --chunked-prefill-size over the DP ranks' schedulers (ServerArgs
   // divides it by --dp-size) while each keeps the whole --max-prefill-tokens: the step's budget over
   // all ranks is min(chunk, dp · max_prefill_tokens).
   const std::int64_t max_prefill = static_cast<std::int64_t>(c.max_prefill_tokens) * d.attention_dp();
   d.chunked_prefill_size = chunk < 0 ? max_prefill : std::min<std::int64_t>(chunk, max_prefill);
-  d.cuda_graph_max_bs = c.disable_cuda_graph ? 0 : c.cuda_graph_max_bs.value_or(d.engine.cuda_graph_max_bs(gpu_gib, c.tp_size));
+  d.cuda_graph_max_bs = c.disable_cuda_graph ? 0
+                                             : c.cuda_graph_max_bs_decode.value_or(c.cuda_graph_max_bs.value_or(
+                                                   d.engine.cuda_graph_max_bs(gpu_gib, c.tp_size)));
   d.overlap_scheduler = d.engine.overlap_scheduler && !c.disable_overlap_schedule;
   d.mixed_chunk = c.enable_mixed_chunk || d.engine.mixed_prefill == MixedPrefill::always;
   d.max_req_input_len = std::min(d.context_length - 1, pool - 1);  // pool: one rank's

@@ -38,6 +38,7 @@ std::vector<Fact> server_args(const Deployment& d) {
       {"hicache_ratio", c.hicache_ratio},
       {"hicache_size", i64(c.hicache_size_gb)},
       {"cuda_graph_max_bs", i64(d.cuda_graph_max_bs)},
+      {"cuda_graph_max_bs_decode", opt_int(c.cuda_graph_max_bs_decode)},
       {"disable_cuda_graph", c.disable_cuda_graph},
       {"enable_mixed_chunk", c.enable_mixed_chunk},
       {"disable_overlap_schedule", c.disable_overlap_schedule},

@@ -34,6 +34,7 @@ util::Result<EngineProfile> parse_engine_profile(const std::string& yaml_text, c
   p.tensor_parallel = r->flag_or("tensor_parallel", true);
   p.speculative = r->flag_or("speculative", true);
   p.two_batch_overlap = r->number_or("two_batch_overlap", 0);
+  const double spec_cap = r->number_or("speculative_running_cap", 0);
   if (auto done = r->finish(); !done) return std::unexpected(done.error());
   const auto bad = [&](std::string_view what) {
     return util::failf(util::ErrorKind::bad_input, "{}: engine profile '{}': {}", file, p.name, what);
@@ -83,6 +84,9 @@ util::Result<EngineProfile> parse_engine_profile(const std::string& yaml_text, c
     return std::unexpected(ok.error());
   }
   if (!(p.two_batch_overlap >= 0 && p.two_batch_overlap <= 1)) return bad("two_batch_overlap must be in [0, 1]");
+  if (!(spec_cap >= 0 && spec_cap <= 1e6) || spec_cap != std::floor(spec_cap))
+    return bad("speculative_running_cap must be a whole number in [0, 1000000]");
+  p.speculative_running_cap = static_cast<int>(spec_cap);
   return p;
 }
 

@@ -35,6 +35,9 @@ struct EngineProfile {
   // max_num_seqs); empty: SGLang's rule from the KV pool (deployment.cpp).
   std::vector<std::int64_t> running_cap;
   std::vector<double> running_cap_below_gib;
+  // With speculative decoding and --max-running-requests unset, the engine's own cap on running
+  // requests (all DP ranks together; SGLang: 48); 0 = none.
+  int speculative_running_cap = 0;
   bool custom_all_reduce = true;           // one-shot / two-shot all-reduce over NVLink for small messages
   bool tensor_parallel = true;             // false: layers split across GPUs, --tp-size must be 1
   bool speculative = true;                 // EAGLE / MTP drafting modelled for this engine

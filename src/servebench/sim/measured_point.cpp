@@ -24,8 +24,8 @@ util::Result<MeasuredPoint> read_point(const boost::json::object& o, const std::
   c.pp_size = static_cast<int>(util::json_int(o, "pp").value_or(1));
   c.engine = util::json_string(o, "engine").value_or("sglang");  // the engine that measured it
   // Optional launch choices beyond TP/EP/PP: attention DP ranks, nodes, the MoE all-to-all, two-batch
-  // overlap, the prefill batch (as --dp-size with --enable-dp-attention, --nnodes, --moe-a2a-backend,
-  // --enable-two-batch-overlap, --chunked-prefill-size).
+  // overlap, the prefill batch, the running cap (as --dp-size with --enable-dp-attention, --nnodes,
+  // --moe-a2a-backend, --enable-two-batch-overlap, --chunked-prefill-size, --max-running-requests).
   const auto dp = util::json_int(o, "dp").value_or(1);
   if (dp < 1 || dp > c.tp_size) return bad("dp", "must be in [1, tp]");
   c.dp_size = static_cast<int>(dp);
@@ -40,6 +40,10 @@ util::Result<MeasuredPoint> read_point(const boost::json::object& o, const std::
   }
   c.enable_two_batch_overlap = util::json_bool(o, "two_batch_overlap").value_or(false);
   if (auto chunk = util::json_int(o, "chunked_prefill")) c.chunked_prefill_size = static_cast<int>(*chunk);
+  if (auto cap = util::json_int(o, "max_running_requests")) {
+    if (*cap < 1 || *cap > 1'000'000) return bad("max_running_requests", "must be in [1, 1000000]");
+    c.max_running_requests = static_cast<int>(*cap);
+  }
   const std::string kv = util::json_string(o, "kv").value_or("");
   c.kv_cache_dtype = kv.starts_with("fp8") ? KvCacheDtype::fp8_e4m3 : kv.starts_with("fp4") ? KvCacheDtype::fp4_e2m1
                                                                                                : KvCacheDtype::bf16;

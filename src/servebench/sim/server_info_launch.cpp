@@ -10,7 +10,7 @@ namespace {
 
 // ServerArgs keys whose flags change what the simulator computes (deployment_facts.cpp writes the same
 // keys); every other key of the body (host, port, status, derived sizes, ...) is not a launch choice.
-constexpr std::array<std::string_view, 31> k_launch_keys{
+constexpr std::array<std::string_view, 32> k_launch_keys{
     "model_path",           "tp_size",
     "pp_size",              "ep_size",
     "dp_size",              "dcp_size",
@@ -20,7 +20,7 @@ constexpr std::array<std::string_view, 31> k_launch_keys{
     "kv_cache_dtype",       "page_size",
     "disable_radix_cache",  "enable_hierarchical_cache",
     "hicache_ratio",        "hicache_size",
-    "cuda_graph_max_bs",    "disable_cuda_graph",
+    "cuda_graph_max_bs",    "cuda_graph_max_bs_decode", "disable_cuda_graph",
     "enable_mixed_chunk",   "disable_overlap_schedule",
     "enable_two_batch_overlap", "speculative_algorithm",
     "speculative_num_steps", "speculative_eagle_topk",

@@ -84,6 +84,9 @@ struct SimConfig {
   KvCacheDtype kv_cache_dtype = KvCacheDtype::auto_dtype;
   std::optional<std::int64_t> context_length;
   std::optional<int> cuda_graph_max_bs;
+  // SGLang's decode-only limit (set beside prefill CUDA graphs, --cuda-graph-backend-prefill): it wins
+  // over --cuda-graph-max-bs for decode batches, the only ones the simulator replays as graphs.
+  std::optional<int> cuda_graph_max_bs_decode;
   bool disable_cuda_graph = false;
   bool enable_mixed_chunk = false;
   bool disable_overlap_schedule = false;  // SGLang: the scheduler's CPU work no longer hides behind the GPU step

@@ -72,6 +72,7 @@ SimConfig config_of(const Point& p) {
   c.ep_size = static_cast<int>(util::json_int(p.row, "ep").value_or(1));
   const std::string kv = util::json_string(p.row, "kv").value_or("");
   c.kv_cache_dtype = kv.starts_with("fp8") ? KvCacheDtype::fp8_e4m3 : KvCacheDtype::bf16;
+  if (auto cap = util::json_int(p.row, "max_running_requests")) c.max_running_requests = static_cast<int>(*cap);
   if (const auto* spec = p.row.if_contains("spec"); spec && spec->is_object()) {
     const auto& s = spec->get_object();
     c.speculative_algorithm = parse_spec_algorithm(util::json_string(s, "algorithm").value_or("")).value();

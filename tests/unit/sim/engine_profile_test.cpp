@@ -71,6 +71,23 @@ TEST(EngineProfile, VllmsRunningCapFollowsTheGpusMemorySglangsTheKvPool) {
       << bad.error().message;
 }
 
+// SGLang resets an unset --max-running-requests to 48 when speculative decoding is on (the cookbook
+// page carries a notice for it); a given cap wins, and vLLM has no such rule.
+TEST(EngineProfile, SglangCapsSpeculativeServersAt48RunningRequestsUnlessTheLaunchSaysOtherwise) {
+  SimConfig c;  // llama-3.1-8b on h200
+  const int plain = make_deployment(c).value().max_running_requests;
+  EXPECT_GT(plain, 48);
+  c.model = "llama-3.1-70b";
+  c.tp_size = 4;
+  c.speculative_algorithm = SpecAlgorithm::eagle;
+  EXPECT_EQ(make_deployment(c).value().max_running_requests, 48);
+  c.max_running_requests = 80;
+  EXPECT_EQ(make_deployment(c).value().max_running_requests, 80);
+  c.max_running_requests.reset();
+  c.engine = "vllm";
+  EXPECT_EQ(make_deployment(c).value().max_running_requests, 1024);
+}
+
 // The same ServerArgs function sizes the CUDA-graph batch by memory and by TP size (fewer than 4 ranks
 // capture less): a TP8 H100 replays decode batches up to 512 in graphs, a TP2 one up to 256.
 TEST(EngineProfile, SglangsCudaGraphBatchFollowsTheGpusMemoryAndTpSize) {
@@ -93,6 +110,8 @@ TEST(EngineProfile, SglangsCudaGraphBatchFollowsTheGpusMemoryAndTpSize) {
   EXPECT_EQ(make_deployment(c).value().cuda_graph_max_bs, 512);
   c.cuda_graph_max_bs = 8;  // the launch's value wins
   EXPECT_EQ(make_deployment(c).value().cuda_graph_max_bs, 8);
+  c.cuda_graph_max_bs_decode = 32;  // and a decode-only limit wins over it (the cookbook's low-latency overlay)
+  EXPECT_EQ(make_deployment(c).value().cuda_graph_max_bs, 32);
   c.disable_cuda_graph = true;
   EXPECT_EQ(make_deployment(c).value().cuda_graph_max_bs, 0);
 }
