@@ -12,9 +12,9 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <boost/json/object.hpp>
-#include <vector>
 
 #include "servebench/sim/measured_point.hpp"
 

@@ -235,7 +235,6 @@ util::Result<Calibration> calibrate(const std::vector<MeasuredPoint>& points, co
   card.bandwidth = e.bandwidth, card.mfu = e.mfu, card.step_overhead = e.step_overhead;
   card.per_sequence = e.per_sequence, card.per_request = e.per_request, card.routing_skew = d->model.mlp.routing_skew;
   CalibrationProblem pb{points, options.knobs, options.start, {}, {}};
-
   Vec u;
   Calibration out;
   for (const auto& b : options.knobs) {
