@@ -188,7 +188,7 @@ void define_sim_flags(CLI::App& c, ServeSimFlags& f) {
   c.add_option("--sim-per-sequence-us", f.per_sequence_us, "engine CPU time per running sequence per forward (µs)")
       ->check(CLI::NonNegativeNumber)
       ->group(k_sim);
-  c.add_option("--sim-per-request-us", f.per_request_us, "engine CPU time per request at admission (µs)")
+  c.add_option("--sim-per-request-us", f.per_request_us, "a request's time in the front (HTTP, tokenizer) before the scheduler sees it; delays only that request (µs)")
       ->check(CLI::NonNegativeNumber)
       ->group(k_sim);
   c.add_option("--sim-routing-skew", k.efficiency.routing_skew, "override the model card's MoE routing skew (Zipf s)")
