@@ -249,16 +249,16 @@ util::Result<Calibration> calibrate(const std::vector<MeasuredPoint>& points, co
     u.push_back(std::clamp(pb.prior_u.back(), 0.05, 0.95));
     out.knobs.push_back({b.knob, v, v, true, false, "", 1});
   }
-  auto r0 = residuals(points, pb.at(u));
-  if (!r0) return std::unexpected(r0.error());
-  const std::size_t rows = r0->size();
-  out.rms_log_error_start = std::sqrt(cost(*r0) / static_cast<double>(std::max<std::size_t>(rows, 1)));
+  // One replay at the start: the points' rows come first, the knobs' prior rows after them.
+  auto start_r = pb.eval(u);
+  if (!start_r) return std::unexpected(start_r.error());
+  const std::size_t rows = start_r->size() - options.knobs.size();
+  const Vec r0(start_r->begin(), start_r->begin() + static_cast<std::ptrdiff_t>(rows));
+  out.rms_log_error_start = std::sqrt(cost(r0) / static_cast<double>(std::max<std::size_t>(rows, 1)));
   // Identifiability at the start, from the points' rows of the Jacobian: a knob that moves no
   // residual, or whose column is (anti)parallel to a stronger knob's, cannot be told apart by these
   // points at all; it stays at its start and out of the fit. (Directions the points constrain only in
   // combination are the prior's to settle.)
-  auto start_r = pb.eval(u);
-  if (!start_r) return std::unexpected(start_r.error());
   auto jac0 = jacobian(pb, u, *start_r);
   if (!jac0) return std::unexpected(jac0.error());
   const auto data_norm = [&](const Vec& col) { return norm(Vec(col.begin(), col.begin() + static_cast<std::ptrdiff_t>(rows))); };
